@@ -1,0 +1,226 @@
+package websearch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The endpoints DuckDuckGo serves, used when ClientOptions leaves them empty.
+const (
+	DefaultHTMLURL = "https://html.duckduckgo.com/html/"
+	DefaultLiteURL = "https://lite.duckduckgo.com/lite/"
+	DefaultAPIURL  = "https://api.duckduckgo.com/"
+)
+
+// DefaultUserAgent is the User-Agent sent when ClientOptions.UserAgent is
+// empty: a current desktop Chrome, since DuckDuckGo serves other clients less
+// willingly.
+const DefaultUserAgent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
+
+// Defaults of ClientOptions.
+const (
+	DefaultTimeout      = 15 * time.Second
+	DefaultMaxBodyBytes = 5 << 20
+)
+
+// ClientOptions configures a Client. The zero value, like a nil
+// *ClientOptions, means the defaults documented on each field.
+type ClientOptions struct {
+	// HTTPClient sends every request. Nil means a client of the package's own
+	// that follows at most 5 redirects. Set it to use a proxy or a custom
+	// transport; it is used exactly as given.
+	HTTPClient *http.Client
+
+	// UserAgent is sent with every request. Empty means DefaultUserAgent.
+	UserAgent string
+
+	// HTMLURL is the HTML search endpoint. Empty means DefaultHTMLURL.
+	HTMLURL string
+	// LiteURL is the lite search endpoint. Empty means DefaultLiteURL.
+	LiteURL string
+	// APIURL is the Instant Answer API endpoint. Empty means DefaultAPIURL.
+	APIURL string
+
+	// Timeout bounds each HTTP request, on top of the caller's context.
+	// Zero means DefaultTimeout; it must not be negative.
+	Timeout time.Duration
+
+	// MaxBodyBytes caps each response body; a larger one fails with
+	// ErrResponseTooLarge. Zero means DefaultMaxBodyBytes; it must not be
+	// negative.
+	MaxBodyBytes int64
+}
+
+// Client searches DuckDuckGo. Its methods are safe for concurrent use.
+type Client struct {
+	http      *http.Client
+	userAgent string
+	htmlURL   *url.URL
+	liteURL   *url.URL
+	apiURL    *url.URL
+	timeout   time.Duration
+	maxBody   int64
+}
+
+// NewClient returns a Client configured by opts; nil opts means the defaults.
+// It fails with an ErrInvalidInput error when an endpoint is not an absolute
+// http or https URL, or a number is negative.
+func NewClient(opts *ClientOptions) (*Client, error) {
+	var o ClientOptions
+	if opts != nil {
+		o = *opts
+	}
+	c := &Client{
+		http:      o.HTTPClient,
+		userAgent: o.UserAgent,
+		timeout:   o.Timeout,
+		maxBody:   o.MaxBodyBytes,
+	}
+	if c.http == nil {
+		c.http = &http.Client{CheckRedirect: limitRedirects}
+	}
+	if c.userAgent == "" {
+		c.userAgent = DefaultUserAgent
+	}
+	switch {
+	case c.timeout < 0:
+		return nil, invalidf("timeout must not be negative (got %s)", c.timeout)
+	case c.timeout == 0:
+		c.timeout = DefaultTimeout
+	}
+	switch {
+	case c.maxBody < 0:
+		return nil, invalidf("the body size limit must not be negative (got %d)", c.maxBody)
+	case c.maxBody == 0:
+		c.maxBody = DefaultMaxBodyBytes
+	}
+	var err error
+	if c.htmlURL, err = endpoint("HTML endpoint", o.HTMLURL, DefaultHTMLURL); err != nil {
+		return nil, err
+	}
+	if c.liteURL, err = endpoint("lite endpoint", o.LiteURL, DefaultLiteURL); err != nil {
+		return nil, err
+	}
+	if c.apiURL, err = endpoint("API endpoint", o.APIURL, DefaultAPIURL); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// endpoint parses raw, or def when raw is empty, as an absolute http(s) URL.
+func endpoint(name, raw, def string) (*url.URL, error) {
+	if raw == "" {
+		raw = def
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, invalidf("the %s must be an absolute http or https URL (got %q)", name, raw)
+	}
+	return u, nil
+}
+
+const maxRedirects = 5
+
+func limitRedirects(req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+	}
+	return nil
+}
+
+var defaultClient = sync.OnceValue(func() *Client {
+	c, err := NewClient(nil)
+	if err != nil {
+		panic("websearch: the default options are invalid: " + err.Error())
+	}
+	return c
+})
+
+// Search searches DuckDuckGo with a Client made from the default options.
+// See [Client.Search].
+func Search(ctx context.Context, query string, opts *SearchOptions) ([]Result, error) {
+	return defaultClient().Search(ctx, query, opts)
+}
+
+// InstantAnswer asks DuckDuckGo's Instant Answer API with a Client made from
+// the default options. See [Client.InstantAnswer].
+func InstantAnswer(ctx context.Context, query string) (*Answer, error) {
+	return defaultClient().InstantAnswer(ctx, query)
+}
+
+// response is what fetch returns of an HTTP exchange.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// fetch sends req with the client's headers and per-request timeout and reads
+// the body through the size limit. Any status is returned without error; the
+// callers decide what a status means for their endpoint.
+func (c *Client) fetch(parent context.Context, req *http.Request) (*response, error) {
+	ctx, cancel := context.WithTimeout(parent, c.timeout)
+	defer cancel()
+	req = req.WithContext(ctx)
+	req.Header.Set("User-Agent", c.userAgent)
+	req.Header.Set("Accept-Language", "en-US,en;q=0.9")
+
+	endpoint := endpointName(req.URL)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, requestError(parent, ctx, endpoint, c.timeout, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	if err != nil {
+		return nil, requestError(parent, ctx, endpoint, c.timeout, fmt.Errorf("reading the body: %w", err))
+	}
+	if int64(len(body)) > c.maxBody {
+		return nil, fmt.Errorf("%s: %w: over %d bytes", endpoint, ErrResponseTooLarge, c.maxBody)
+	}
+	return &response{status: resp.StatusCode, header: resp.Header, body: body}, nil
+}
+
+// requestError says why a request failed, keeping the cause for errors.Is:
+// the caller's context error when the caller gave up or ran out of time,
+// context.DeadlineExceeded when the per-request timeout ran out.
+func requestError(parent, ctx context.Context, endpoint string, timeout time.Duration, err error) error {
+	if parent.Err() != nil {
+		return fmt.Errorf("%s: %w", endpoint, context.Cause(parent))
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("%s: no answer within %s: %w", endpoint, timeout, context.DeadlineExceeded)
+	}
+	var uerr *url.Error
+	if errors.As(err, &uerr) {
+		err = uerr.Err // the URL is said once already
+	}
+	return fmt.Errorf("%s: %w", endpoint, err)
+}
+
+// endpointName is the URL without query, used to say which endpoint failed.
+func endpointName(u *url.URL) string {
+	return u.Scheme + "://" + u.Host + u.Path
+}
+
+// referer is the origin of an endpoint, which DuckDuckGo's own pages send as
+// Referer.
+func referer(u *url.URL) string {
+	return u.Scheme + "://" + u.Host + "/"
+}
+
+// statusError builds a StatusError with the start of the body as text.
+func statusError(u *url.URL, r *response) *StatusError {
+	body := r.body
+	if len(body) > 512 {
+		body = body[:512]
+	}
+	return &StatusError{Endpoint: endpointName(u), StatusCode: r.status, Body: strings.ToValidUTF8(string(body), "")}
+}

@@ -1,0 +1,79 @@
+package websearch
+
+import (
+	"io"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// Selectors of the result page of https://html.duckduckgo.com/html/, the
+// same from the 2020 template to the 2026 one. When DuckDuckGo changes this
+// page, this block is what changes.
+const (
+	// htmlTitleSel is a result's title link; every result has one.
+	htmlTitleSel = "a.result__a"
+	// htmlBlockSel is the block around one result (or one ad).
+	htmlBlockSel = "div.result"
+	// htmlBodySel is the inner block, used when the outer one is missing.
+	htmlBodySel = ".result__body"
+	// htmlAdSel marks an ad block, or the "Ad" badge inside one.
+	htmlAdSel = ".result--ad, .badge--ad"
+	// htmlSnippetSel is the snippet, a link or a div.
+	htmlSnippetSel = ".result__snippet"
+	// htmlDisplayURLSel is the URL as DuckDuckGo displays it.
+	htmlDisplayURLSel = ".result__url"
+	// htmlIconSel is the site's favicon.
+	htmlIconSel = "img.result__icon__img"
+	// htmlDateSel is the date beside the displayed URL, when there is one.
+	htmlDateSel = ".result__extras__url > span:not(.result__icon)"
+	// htmlNoResultSel marks the "No results." and "No more results found" notices.
+	htmlNoResultSel = ".no-results, .result--no-result"
+	// htmlNotResultSel marks blocks that are not results at all.
+	htmlNotResultSel = ".result--no-result, .result--more"
+)
+
+// parseHTMLPage reads a result page of the HTML endpoint.
+func parseHTMLPage(r io.Reader) (*page, error) {
+	doc, err := goquery.NewDocumentFromReader(r)
+	if err != nil {
+		return nil, markupError("HTML result page", "could not be parsed as HTML: "+err.Error())
+	}
+	p := &page{}
+	titles := 0
+	doc.Find(htmlTitleSel).Each(func(_ int, a *goquery.Selection) {
+		titles++
+		block := a.Closest(htmlBlockSel)
+		if block.Length() == 0 {
+			block = a.Closest(htmlBodySel)
+		}
+		if block.Length() == 0 {
+			block = a.Parent().Parent()
+		}
+		href, _ := a.Attr("href")
+		l := resolveLink(href)
+		if l.ad || block.Is(htmlAdSel) || block.Find(htmlAdSel).Length() > 0 {
+			p.ads++
+			return
+		}
+		if l.url == "" {
+			return
+		}
+		res := Result{
+			Title:      text(a),
+			URL:        l.url,
+			Snippet:    text(block.Find(htmlSnippetSel).First()),
+			DisplayURL: text(block.Find(htmlDisplayURLSel).First()),
+			Date:       parseDate(block.Find(htmlDateSel).First().Text()),
+		}
+		if src, ok := block.Find(htmlIconSel).First().Attr("src"); ok {
+			res.Favicon = absolute(src)
+		}
+		p.results = append(p.results, res)
+	})
+	p.next = nextForm(doc)
+	unreadable := 0
+	if titles == 0 {
+		unreadable = doc.Find(htmlBlockSel).Not(htmlNotResultSel).Length()
+	}
+	return classify(doc, p, htmlNoResultSel, unreadable, "HTML result page")
+}

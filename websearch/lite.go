@@ -1,0 +1,77 @@
+package websearch
+
+import (
+	"io"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// Selectors of the result page of https://lite.duckduckgo.com/lite/: a table
+// whose rows carry, for each result, its link, its snippet and its displayed
+// URL. When DuckDuckGo changes this page, this block is what changes.
+const (
+	// liteLinkSel is a result's title link; its row starts a result.
+	liteLinkSel = "a.result-link"
+	// liteSnippetSel is the snippet cell, in a row after the link's.
+	liteSnippetSel = "td.result-snippet"
+	// liteDisplayURLSel is the URL as DuckDuckGo displays it.
+	liteDisplayURLSel = "span.link-text"
+	// liteDateSel is the date shown beside the displayed URL, when there is one.
+	liteDateSel = "span.timestamp"
+	// liteAdRowSel marks the rows of a sponsored result.
+	liteAdRowSel = ".result-sponsored"
+	// liteNoResultSel marks the "No results." notice.
+	liteNoResultSel = ".no-results"
+)
+
+// parseLitePage reads a result page of the lite endpoint.
+func parseLitePage(r io.Reader) (*page, error) {
+	doc, err := goquery.NewDocumentFromReader(r)
+	if err != nil {
+		return nil, markupError("lite result page", "could not be parsed as HTML: "+err.Error())
+	}
+	p := &page{}
+	var cur *Result
+	curAd := false
+	flush := func() {
+		switch {
+		case cur == nil:
+		case curAd:
+			p.ads++
+		case cur.URL != "":
+			p.results = append(p.results, *cur)
+		}
+		cur, curAd = nil, false
+	}
+	doc.Find("tr").Each(func(_ int, row *goquery.Selection) {
+		if row.Find("tr").Length() > 0 {
+			return // a layout row around a nested table: its own rows come next
+		}
+		if a := row.Find(liteLinkSel).First(); a.Length() > 0 {
+			flush()
+			href, _ := a.Attr("href")
+			l := resolveLink(href)
+			cur = &Result{Title: text(a), URL: l.url}
+			curAd = l.ad || row.Is(liteAdRowSel)
+			return
+		}
+		if cur == nil {
+			return
+		}
+		if row.Is(liteAdRowSel) {
+			curAd = true
+		}
+		if s := row.Find(liteSnippetSel); s.Length() > 0 && cur.Snippet == "" {
+			cur.Snippet = text(s.First())
+		}
+		if s := row.Find(liteDisplayURLSel); s.Length() > 0 && cur.DisplayURL == "" {
+			cur.DisplayURL = text(s.First())
+		}
+		if s := row.Find(liteDateSel); s.Length() > 0 && cur.Date.IsZero() {
+			cur.Date = parseDate(s.First().Text())
+		}
+	})
+	flush()
+	p.next = nextForm(doc)
+	return classify(doc, p, liteNoResultSel, 0, "lite result page")
+}
