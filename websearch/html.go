@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/andybalholm/cascadia"
 )
 
 // Selectors of the result page of https://html.duckduckgo.com/html/, the
@@ -32,6 +33,20 @@ const (
 	htmlNotResultSel = ".result--no-result, .result--more"
 )
 
+// The selectors, compiled once.
+var (
+	htmlTitle      = cascadia.MustCompile(htmlTitleSel)
+	htmlBlock      = cascadia.MustCompile(htmlBlockSel)
+	htmlBody       = cascadia.MustCompile(htmlBodySel)
+	htmlAd         = cascadia.MustCompile(htmlAdSel)
+	htmlSnippet    = cascadia.MustCompile(htmlSnippetSel)
+	htmlDisplayURL = cascadia.MustCompile(htmlDisplayURLSel)
+	htmlIcon       = cascadia.MustCompile(htmlIconSel)
+	htmlDate       = cascadia.MustCompile(htmlDateSel)
+	htmlNoResult   = cascadia.MustCompile(htmlNoResultSel)
+	htmlNotResult  = cascadia.MustCompile(htmlNotResultSel)
+)
+
 // parseHTMLPage reads a result page of the HTML endpoint.
 func parseHTMLPage(r io.Reader) (*page, error) {
 	doc, err := goquery.NewDocumentFromReader(r)
@@ -40,18 +55,18 @@ func parseHTMLPage(r io.Reader) (*page, error) {
 	}
 	p := &page{}
 	titles := 0
-	doc.Find(htmlTitleSel).Each(func(_ int, a *goquery.Selection) {
+	doc.FindMatcher(htmlTitle).Each(func(_ int, a *goquery.Selection) {
 		titles++
-		block := a.Closest(htmlBlockSel)
+		block := a.ClosestMatcher(htmlBlock)
 		if block.Length() == 0 {
-			block = a.Closest(htmlBodySel)
+			block = a.ClosestMatcher(htmlBody)
 		}
 		if block.Length() == 0 {
 			block = a.Parent().Parent()
 		}
 		href, _ := a.Attr("href")
 		l := resolveLink(href)
-		if l.ad || block.Is(htmlAdSel) || block.Find(htmlAdSel).Length() > 0 {
+		if l.ad || block.IsMatcher(htmlAd) || block.FindMatcher(htmlAd).Length() > 0 {
 			p.ads++
 			return
 		}
@@ -61,11 +76,11 @@ func parseHTMLPage(r io.Reader) (*page, error) {
 		res := Result{
 			Title:      text(a),
 			URL:        l.url,
-			Snippet:    text(block.Find(htmlSnippetSel).First()),
-			DisplayURL: text(block.Find(htmlDisplayURLSel).First()),
-			Date:       parseDate(block.Find(htmlDateSel).First().Text()),
+			Snippet:    text(block.FindMatcher(htmlSnippet).First()),
+			DisplayURL: text(block.FindMatcher(htmlDisplayURL).First()),
+			Date:       parseDate(block.FindMatcher(htmlDate).First().Text()),
 		}
-		if src, ok := block.Find(htmlIconSel).First().Attr("src"); ok {
+		if src, ok := block.FindMatcher(htmlIcon).First().Attr("src"); ok {
 			res.Favicon = absolute(src)
 		}
 		p.results = append(p.results, res)
@@ -73,7 +88,7 @@ func parseHTMLPage(r io.Reader) (*page, error) {
 	p.next = nextForm(doc)
 	unreadable := 0
 	if titles == 0 {
-		unreadable = doc.Find(htmlBlockSel).Not(htmlNotResultSel).Length()
+		unreadable = doc.FindMatcher(htmlBlock).NotMatcher(htmlNotResult).Length()
 	}
-	return classify(doc, p, htmlNoResultSel, unreadable, "HTML result page")
+	return classify(doc, p, htmlNoResult, unreadable, "HTML result page")
 }

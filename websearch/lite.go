@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/andybalholm/cascadia"
 )
 
 // Selectors of the result page of https://lite.duckduckgo.com/lite/: a table
@@ -22,6 +23,17 @@ const (
 	liteAdRowSel = ".result-sponsored"
 	// liteNoResultSel marks the "No results." notice.
 	liteNoResultSel = ".no-results"
+)
+
+// The selectors, compiled once.
+var (
+	liteLink       = cascadia.MustCompile(liteLinkSel)
+	liteSnippet    = cascadia.MustCompile(liteSnippetSel)
+	liteDisplayURL = cascadia.MustCompile(liteDisplayURLSel)
+	liteDate       = cascadia.MustCompile(liteDateSel)
+	liteAdRow      = cascadia.MustCompile(liteAdRowSel)
+	liteNoResult   = cascadia.MustCompile(liteNoResultSel)
+	liteRow        = cascadia.MustCompile("tr")
 )
 
 // parseLitePage reads a result page of the lite endpoint.
@@ -43,35 +55,35 @@ func parseLitePage(r io.Reader) (*page, error) {
 		}
 		cur, curAd = nil, false
 	}
-	doc.Find("tr").Each(func(_ int, row *goquery.Selection) {
-		if row.Find("tr").Length() > 0 {
+	doc.FindMatcher(liteRow).Each(func(_ int, row *goquery.Selection) {
+		if row.FindMatcher(liteRow).Length() > 0 {
 			return // a layout row around a nested table: its own rows come next
 		}
-		if a := row.Find(liteLinkSel).First(); a.Length() > 0 {
+		if a := row.FindMatcher(liteLink).First(); a.Length() > 0 {
 			flush()
 			href, _ := a.Attr("href")
 			l := resolveLink(href)
 			cur = &Result{Title: text(a), URL: l.url}
-			curAd = l.ad || row.Is(liteAdRowSel)
+			curAd = l.ad || row.IsMatcher(liteAdRow)
 			return
 		}
 		if cur == nil {
 			return
 		}
-		if row.Is(liteAdRowSel) {
+		if row.IsMatcher(liteAdRow) {
 			curAd = true
 		}
-		if s := row.Find(liteSnippetSel); s.Length() > 0 && cur.Snippet == "" {
+		if s := row.FindMatcher(liteSnippet); s.Length() > 0 && cur.Snippet == "" {
 			cur.Snippet = text(s.First())
 		}
-		if s := row.Find(liteDisplayURLSel); s.Length() > 0 && cur.DisplayURL == "" {
+		if s := row.FindMatcher(liteDisplayURL); s.Length() > 0 && cur.DisplayURL == "" {
 			cur.DisplayURL = text(s.First())
 		}
-		if s := row.Find(liteDateSel); s.Length() > 0 && cur.Date.IsZero() {
+		if s := row.FindMatcher(liteDate); s.Length() > 0 && cur.Date.IsZero() {
 			cur.Date = parseDate(s.First().Text())
 		}
 	})
 	flush()
 	p.next = nextForm(doc)
-	return classify(doc, p, liteNoResultSel, 0, "lite result page")
+	return classify(doc, p, liteNoResult, 0, "lite result page")
 }

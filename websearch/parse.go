@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/andybalholm/cascadia"
 )
 
 // pageKind says what a DuckDuckGo search page turned out to be.
@@ -35,6 +36,14 @@ const (
 	errorLiteMarker = "error-lite@duckduckgo.com"
 )
 
+var (
+	challenge  = cascadia.MustCompile(challengeSel)
+	formTag    = cascadia.MustCompile("form")
+	submitTag  = cascadia.MustCompile(`input[type="submit"], button[type="submit"]`)
+	namedInput = cascadia.MustCompile("input[name]")
+	bodyTag    = cascadia.MustCompile("body")
+)
+
 // noResultsText matches DuckDuckGo's notices of an empty page: "No results."
 // and "No more results found for …".
 var noResultsText = regexp.MustCompile(`(?i)\bno (more )?results\b`)
@@ -42,7 +51,7 @@ var noResultsText = regexp.MustCompile(`(?i)\bno (more )?results\b`)
 // isChallenge reports whether a document is DuckDuckGo's bot challenge or its
 // one-line block body.
 func isChallenge(doc *goquery.Document) bool {
-	if doc.Find(challengeSel).Length() > 0 {
+	if doc.FindMatcher(challenge).Length() > 0 {
 		return true
 	}
 	return strings.Contains(doc.Text(), errorLiteMarker)
@@ -57,7 +66,7 @@ func isChallengeBody(body []byte) bool {
 // classify finishes a parsed page: results if any, else a challenge, else a
 // no-results notice found by sel or by its wording, else unexpected markup.
 // unreadable counts result blocks whose title link could not be found.
-func classify(doc *goquery.Document, p *page, noResultsSel string, unreadable int, pageName string) (*page, error) {
+func classify(doc *goquery.Document, p *page, noResults goquery.Matcher, unreadable int, pageName string) (*page, error) {
 	switch {
 	case len(p.results) > 0 || p.ads > 0:
 		p.kind = kindResults
@@ -65,7 +74,7 @@ func classify(doc *goquery.Document, p *page, noResultsSel string, unreadable in
 		p.kind = kindBlocked
 	case unreadable > 0:
 		return nil, markupError(pageName, "has result blocks without the title link the parser looks for")
-	case doc.Find(noResultsSel).Length() > 0 || noResultsText.MatchString(doc.Find("body").Text()):
+	case doc.FindMatcher(noResults).Length() > 0 || noResultsText.MatchString(doc.FindMatcher(bodyTag).Text()):
 		p.kind = kindNoResults
 	default:
 		return nil, markupError(pageName, "has no results, no 'no results' notice and no challenge")
@@ -128,9 +137,9 @@ func (f form) encode() string {
 // page has none. A "Previous" form beside it is ignored.
 func nextForm(doc *goquery.Document) form {
 	var next form
-	doc.Find("form").EachWithBreak(func(_ int, f *goquery.Selection) bool {
+	doc.FindMatcher(formTag).EachWithBreak(func(_ int, f *goquery.Selection) bool {
 		isNext := false
-		f.Find(`input[type="submit"], button[type="submit"]`).Each(func(_ int, b *goquery.Selection) {
+		f.FindMatcher(submitTag).Each(func(_ int, b *goquery.Selection) {
 			label, _ := b.Attr("value")
 			if label == "" {
 				label = b.Text()
@@ -143,7 +152,7 @@ func nextForm(doc *goquery.Document) form {
 			return true
 		}
 		next = form{}
-		f.Find("input[name]").Each(func(_ int, in *goquery.Selection) {
+		f.FindMatcher(namedInput).Each(func(_ int, in *goquery.Selection) {
 			if typ, _ := in.Attr("type"); strings.EqualFold(typ, "submit") {
 				return
 			}
