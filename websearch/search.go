@@ -141,6 +141,14 @@ type SearchOptions struct {
 
 var regionCode = regexp.MustCompile(`^[a-z]{2}-[a-z]{2,3}$`)
 
+// Validate reports an ErrInvalidInput error, in words meant for an end
+// user, when a field is out of its range. Search calls it; callers that take
+// options from users, such as a command line, can call it up front.
+func (o *SearchOptions) Validate() error {
+	_, err := o.withDefaults()
+	return err
+}
+
 // withDefaults checks o and fills in its defaults.
 func (o *SearchOptions) withDefaults() (SearchOptions, error) {
 	var v SearchOptions

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/websearch-mcp/websearch-mcp/mcpserver"
+	"github.com/websearch-mcp/websearch-mcp/websearch"
+)
+
+// config is every setting of the binary, read from flags and the
+// environment (a flag wins over its variable).
+type config struct {
+	htmlURL, liteURL, apiURL string
+	region                   string
+	safeSearch               string
+	timeRange                string
+	timeout                  time.Duration
+	userAgent                string
+	version                  bool
+}
+
+// setting is one flag and the environment variable behind it.
+type setting struct {
+	flag, env, usage string
+}
+
+var settings = []setting{
+	{"html-url", "WEBSEARCH_HTML_URL", "DuckDuckGo HTML search endpoint"},
+	{"lite-url", "WEBSEARCH_LITE_URL", "DuckDuckGo lite search endpoint"},
+	{"api-url", "WEBSEARCH_API_URL", "DuckDuckGo Instant Answer API endpoint"},
+	{"region", "WEBSEARCH_REGION", "region code of every search, such as us-en or jp-jp; empty for all regions"},
+	{"safesearch", "WEBSEARCH_SAFESEARCH", "safe search of every search: strict, moderate or off"},
+	{"time-range", "WEBSEARCH_TIME_RANGE", "date limit of every search: day, week, month, year or any"},
+	{"timeout", "WEBSEARCH_TIMEOUT", "time limit of each request to DuckDuckGo, such as 15s"},
+	{"user-agent", "WEBSEARCH_USER_AGENT", "User-Agent sent to DuckDuckGo"},
+}
+
+// newFlagSet declares the flags into c, with their defaults.
+func newFlagSet(c *config) *flag.FlagSet {
+	fs := flag.NewFlagSet("websearch-mcp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported in one line by parseConfig
+	fs.StringVar(&c.htmlURL, "html-url", websearch.DefaultHTMLURL, "")
+	fs.StringVar(&c.liteURL, "lite-url", websearch.DefaultLiteURL, "")
+	fs.StringVar(&c.apiURL, "api-url", websearch.DefaultAPIURL, "")
+	fs.StringVar(&c.region, "region", "", "")
+	fs.StringVar(&c.safeSearch, "safesearch", "moderate", "")
+	fs.StringVar(&c.timeRange, "time-range", "any", "")
+	c.timeout = websearch.DefaultTimeout
+	fs.Var(durationFlag{&c.timeout}, "timeout", "")
+	fs.StringVar(&c.userAgent, "user-agent", websearch.DefaultUserAgent, "")
+	fs.BoolVar(&c.version, "version", false, "")
+	return fs
+}
+
+// errHelp asks for the usage text.
+var errHelp = flag.ErrHelp
+
+// parseConfig reads the flags in args and, for each flag not given, its
+// environment variable from getenv. It returns the arguments left after the
+// flags. Its errors fit on one line.
+func parseConfig(args []string, getenv func(string) string) (*config, []string, error) {
+	c := &config{}
+	fs := newFlagSet(c)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, nil, errHelp
+		}
+		return nil, nil, err
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for _, s := range settings {
+		v := getenv(s.env)
+		if given[s.flag] || v == "" {
+			continue
+		}
+		if err := fs.Set(s.flag, v); err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", s.env, err)
+		}
+	}
+	return c, fs.Args(), nil
+}
+
+// durationFlag is a positive time.Duration flag with a plain error message.
+type durationFlag struct{ d *time.Duration }
+
+func (f durationFlag) String() string {
+	if f.d == nil {
+		return ""
+	}
+	return f.d.String()
+}
+
+func (f durationFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("must be a positive duration such as 15s or 1m30s (got %q)", s)
+	}
+	*f.d = d
+	return nil
+}
+
+// client builds the websearch client and server options the settings
+// describe, checking every value.
+func (c *config) client() (*websearch.Client, *mcpserver.Options, error) {
+	safe, err := websearch.ParseSafeSearch(c.safeSearch)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-safesearch: %w", err)
+	}
+	tr, err := websearch.ParseTimeRange(c.timeRange)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-time-range: %w", err)
+	}
+	search := websearch.SearchOptions{Region: c.region, SafeSearch: safe, TimeRange: tr}
+	if err := search.Validate(); err != nil {
+		return nil, nil, fmt.Errorf("-region: %w", err)
+	}
+	client, err := websearch.NewClient(&websearch.ClientOptions{
+		HTMLURL:   c.htmlURL,
+		LiteURL:   c.liteURL,
+		APIURL:    c.apiURL,
+		Timeout:   c.timeout,
+		UserAgent: c.userAgent,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return client, &mcpserver.Options{Search: search, Version: version()}, nil
+}
+
+// usage writes the help text: commands, then every setting with its
+// default and environment variable.
+func usage(w io.Writer) {
+	fmt.Fprint(w, `websearch-mcp: web search through DuckDuckGo, with no API key.
+
+Usage:
+  websearch-mcp [settings]                      serve MCP on stdin/stdout (what MCP clients run)
+  websearch-mcp [settings] search [-n N] QUERY  print web_search's Markdown for QUERY (N: 1 to 100, default 10)
+  websearch-mcp [settings] answer QUERY         print instant_answer's Markdown for QUERY
+  websearch-mcp -version                        print the version
+
+Settings (a flag wins over its environment variable):
+`)
+	var defaults config
+	fs := newFlagSet(&defaults)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, s := range settings {
+		def := fs.Lookup(s.flag).DefValue
+		if def == "" {
+			def = `""`
+		}
+		fmt.Fprintf(tw, "  -%s\t%s\t%s (default %s)\n", s.flag, s.env, s.usage, def)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nLogs go to stderr; stdout carries only MCP messages or the printed Markdown.")
+}
+
+// oneLine folds an error into one line for stderr.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}

@@ -1,0 +1,142 @@
+// Command websearch-mcp gives MCP clients (Claude Desktop, VS Code, Cursor,
+// any agent) web search through DuckDuckGo, with no API key.
+//
+// With no arguments it serves the MCP tools web_search and instant_answer
+// on stdin and stdout. For people, "websearch-mcp search QUERY" and
+// "websearch-mcp answer QUERY" print the Markdown those tools return.
+// "websearch-mcp -h" lists every setting with its environment variable.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/websearch-mcp/websearch-mcp/mcpserver"
+	"github.com/websearch-mcp/websearch-mcp/websearch"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitError = 1 // the search or the server failed
+	exitUsage = 2 // bad flags, settings or arguments; nothing was done
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	stop()
+	os.Exit(code)
+}
+
+// run is the whole program, with its surroundings passed in.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	fail := func(code int, err error) int {
+		fmt.Fprintf(stderr, "websearch-mcp: %s\n", oneLine(err))
+		return code
+	}
+	cfg, rest, err := parseConfig(args, getenv)
+	switch {
+	case errors.Is(err, errHelp):
+		usage(stdout)
+		return exitOK
+	case err != nil:
+		return fail(exitUsage, fmt.Errorf("%w (see websearch-mcp -h)", err))
+	case cfg.version:
+		fmt.Fprintln(stdout, "websearch-mcp", version())
+		return exitOK
+	}
+	client, opts, err := cfg.client()
+	if err != nil {
+		return fail(exitUsage, err)
+	}
+
+	if len(rest) == 0 {
+		return serve(ctx, client, opts, stdin, stdout, stderr)
+	}
+	switch cmd := rest[0]; cmd {
+	case "search", "answer":
+		return command(ctx, cmd, rest[1:], client, opts, stdout, stderr)
+	default:
+		return fail(exitUsage, fmt.Errorf("unknown command %q: use search, answer, or no command to serve MCP (see websearch-mcp -h)", cmd))
+	}
+}
+
+// serve runs the MCP server on stdin and stdout until the client hangs up
+// or a signal arrives. Its log lines go to stderr.
+func serve(ctx context.Context, client *websearch.Client, opts *mcpserver.Options, stdin io.Reader, stdout, stderr io.Writer) int {
+	logger := log.New(stderr, "websearch-mcp: ", 0)
+	server := mcpserver.New(client, opts)
+	transport := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
+	err := server.Run(ctx, transport)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) && !errors.Is(err, mcp.ErrConnectionClosed) {
+		logger.Printf("server stopped: %v", err)
+		return exitError
+	}
+	return exitOK
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// command runs "search [-n N] QUERY" or "answer QUERY", printing the tools'
+// Markdown to stdout, or a message to stderr and exit status 1.
+func command(ctx context.Context, name string, args []string, client *websearch.Client, opts *mcpserver.Options, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	n := websearch.DefaultMaxResults
+	if name == "search" {
+		fs.IntVar(&n, "n", websearch.DefaultMaxResults, "")
+	}
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "websearch-mcp %s: %s (see websearch-mcp -h)\n", name, oneLine(err))
+		return exitUsage
+	}
+	query := strings.Join(fs.Args(), " ")
+	if strings.TrimSpace(query) == "" {
+		fmt.Fprintf(stderr, "websearch-mcp %s: give the query to look up, such as: websearch-mcp %s \"golang generics\"\n", name, name)
+		return exitUsage
+	}
+
+	var out string
+	if name == "search" {
+		search := opts.Search
+		search.MaxResults = n
+		results, err := client.Search(ctx, query, &search)
+		if err != nil {
+			fmt.Fprintf(stderr, "websearch-mcp search: %s\n", mcpserver.ErrorText(err))
+			return exitError
+		}
+		out = mcpserver.SearchMarkdown(strings.TrimSpace(query), results)
+	} else {
+		a, err := client.InstantAnswer(ctx, query)
+		if err != nil {
+			fmt.Fprintf(stderr, "websearch-mcp answer: %s\n", mcpserver.ErrorText(err))
+			return exitError
+		}
+		out = mcpserver.AnswerMarkdown(strings.TrimSpace(query), a)
+	}
+	fmt.Fprintln(stdout, out)
+	return exitOK
+}
+
+// version is the module version the binary was built from: the tag for a
+// "go install …@v1.2.3", or "dev" for a build from a work tree.
+func version() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "dev"
+}
