@@ -10,41 +10,27 @@ import (
 // Selectors of the result page of https://html.duckduckgo.com/html/, the
 // same from the 2020 template to the 2026 one. When DuckDuckGo changes this
 // page, this block is what changes.
-const (
-	// htmlTitleSel is a result's title link; every result has one.
-	htmlTitleSel = "a.result__a"
-	// htmlBlockSel is the block around one result (or one ad).
-	htmlBlockSel = "div.result"
-	// htmlBodySel is the inner block, used when the outer one is missing.
-	htmlBodySel = ".result__body"
-	// htmlAdSel marks an ad block, or the "Ad" badge inside one.
-	htmlAdSel = ".result--ad, .badge--ad"
-	// htmlSnippetSel is the snippet, a link or a div.
-	htmlSnippetSel = ".result__snippet"
-	// htmlDisplayURLSel is the URL as DuckDuckGo displays it.
-	htmlDisplayURLSel = ".result__url"
-	// htmlIconSel is the site's favicon.
-	htmlIconSel = "img.result__icon__img"
-	// htmlDateSel is the date beside the displayed URL, when there is one.
-	htmlDateSel = ".result__extras__url > span:not(.result__icon)"
-	// htmlNoResultSel marks the "No results." and "No more results found" notices.
-	htmlNoResultSel = ".no-results, .result--no-result"
-	// htmlNotResultSel marks blocks that are not results at all.
-	htmlNotResultSel = ".result--no-result, .result--more"
-)
-
-// The selectors, compiled once.
 var (
-	htmlTitle      = cascadia.MustCompile(htmlTitleSel)
-	htmlBlock      = cascadia.MustCompile(htmlBlockSel)
-	htmlBody       = cascadia.MustCompile(htmlBodySel)
-	htmlAd         = cascadia.MustCompile(htmlAdSel)
-	htmlSnippet    = cascadia.MustCompile(htmlSnippetSel)
-	htmlDisplayURL = cascadia.MustCompile(htmlDisplayURLSel)
-	htmlIcon       = cascadia.MustCompile(htmlIconSel)
-	htmlDate       = cascadia.MustCompile(htmlDateSel)
-	htmlNoResult   = cascadia.MustCompile(htmlNoResultSel)
-	htmlNotResult  = cascadia.MustCompile(htmlNotResultSel)
+	// htmlTitle is a result's title link; every result has one.
+	htmlTitle = cascadia.MustCompile("a.result__a")
+	// htmlBlock is the block around one result (or one ad).
+	htmlBlock = cascadia.MustCompile("div.result")
+	// htmlBody is the inner block, used when the outer one is missing.
+	htmlBody = cascadia.MustCompile(".result__body")
+	// htmlAd marks an ad block, or the "Ad" badge inside one.
+	htmlAd = cascadia.MustCompile(".result--ad, .badge--ad")
+	// htmlSnippet is the snippet, a link or a div.
+	htmlSnippet = cascadia.MustCompile(".result__snippet")
+	// htmlDisplayURL is the URL as DuckDuckGo displays it.
+	htmlDisplayURL = cascadia.MustCompile(".result__url")
+	// htmlIcon is the site's favicon.
+	htmlIcon = cascadia.MustCompile("img.result__icon__img")
+	// htmlDate is the date beside the displayed URL, when there is one.
+	htmlDate = cascadia.MustCompile(".result__extras__url > span:not(.result__icon)")
+	// htmlNoResult marks the "No results." and "No more results found" notices.
+	htmlNoResult = cascadia.MustCompile(".no-results, .result--no-result")
+	// htmlNotResult marks blocks that are not results at all.
+	htmlNotResult = cascadia.MustCompile(".result--no-result, .result--more")
 )
 
 // parseHTMLPage reads a result page of the HTML endpoint.

@@ -10,30 +10,21 @@ import (
 // Selectors of the result page of https://lite.duckduckgo.com/lite/: a table
 // whose rows carry, for each result, its link, its snippet and its displayed
 // URL. When DuckDuckGo changes this page, this block is what changes.
-const (
-	// liteLinkSel is a result's title link; its row starts a result.
-	liteLinkSel = "a.result-link"
-	// liteSnippetSel is the snippet cell, in a row after the link's.
-	liteSnippetSel = "td.result-snippet"
-	// liteDisplayURLSel is the URL as DuckDuckGo displays it.
-	liteDisplayURLSel = "span.link-text"
-	// liteDateSel is the date shown beside the displayed URL, when there is one.
-	liteDateSel = "span.timestamp"
-	// liteAdRowSel marks the rows of a sponsored result.
-	liteAdRowSel = ".result-sponsored"
-	// liteNoResultSel marks the "No results." notice.
-	liteNoResultSel = ".no-results"
-)
-
-// The selectors, compiled once.
 var (
-	liteLink       = cascadia.MustCompile(liteLinkSel)
-	liteSnippet    = cascadia.MustCompile(liteSnippetSel)
-	liteDisplayURL = cascadia.MustCompile(liteDisplayURLSel)
-	liteDate       = cascadia.MustCompile(liteDateSel)
-	liteAdRow      = cascadia.MustCompile(liteAdRowSel)
-	liteNoResult   = cascadia.MustCompile(liteNoResultSel)
-	liteRow        = cascadia.MustCompile("tr")
+	// liteRow is a table row; results are read row by row.
+	liteRow = cascadia.MustCompile("tr")
+	// liteLink is a result's title link; its row starts a result.
+	liteLink = cascadia.MustCompile("a.result-link")
+	// liteSnippet is the snippet cell, in a row after the link's.
+	liteSnippet = cascadia.MustCompile("td.result-snippet")
+	// liteDisplayURL is the URL as DuckDuckGo displays it.
+	liteDisplayURL = cascadia.MustCompile("span.link-text")
+	// liteDate is the date shown beside the displayed URL, when there is one.
+	liteDate = cascadia.MustCompile("span.timestamp")
+	// liteAdRow marks the rows of a sponsored result.
+	liteAdRow = cascadia.MustCompile(".result-sponsored")
+	// liteNoResult marks the "No results." notice.
+	liteNoResult = cascadia.MustCompile(".no-results")
 )
 
 // parseLitePage reads a result page of the lite endpoint.

@@ -29,20 +29,18 @@ type page struct {
 
 // Markers shared by the HTML and lite pages. Each page kind keeps its own
 // selectors in its own file (html.go, lite.go); these are the ones both share.
-const (
-	// challengeSel finds DuckDuckGo's bot challenge ("anomaly") page.
-	challengeSel = `#challenge-form, form[action*="anomaly"], [class*="anomaly-modal"]`
-	// errorLiteMarker is the address the one-line block page names.
-	errorLiteMarker = "error-lite@duckduckgo.com"
-)
-
 var (
-	challenge  = cascadia.MustCompile(challengeSel)
+	// challenge finds DuckDuckGo's bot challenge ("anomaly") page.
+	challenge = cascadia.MustCompile(`#challenge-form, form[action*="anomaly"], [class*="anomaly-modal"]`)
+	// formTag, submitTag and namedInput find the Next form and its fields.
 	formTag    = cascadia.MustCompile("form")
 	submitTag  = cascadia.MustCompile(`input[type="submit"], button[type="submit"]`)
 	namedInput = cascadia.MustCompile("input[name]")
 	bodyTag    = cascadia.MustCompile("body")
 )
+
+// errorLiteMarker is the address the one-line block page names.
+const errorLiteMarker = "error-lite@duckduckgo.com"
 
 // noResultsText matches DuckDuckGo's notices of an empty page: "No results."
 // and "No more results found for …".

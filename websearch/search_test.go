@@ -34,6 +34,14 @@ func replica(t *testing.T, h http.HandlerFunc, opts *websearch.ClientOptions) *w
 	return c
 }
 
+// respond answers every request with status and body.
+func respond(status int, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}
+}
+
 // resultsPage is a result page of the HTML endpoint with n results whose
 // URLs start at https://example.com/<first>, and a Next form when next is
 // not empty.
@@ -139,10 +147,7 @@ func TestSearchFailures(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c := replica(t, func(w http.ResponseWriter, r *http.Request) {
-				w.WriteHeader(tc.status)
-				io.WriteString(w, tc.body)
-			}, nil)
+			c := replica(t, respond(tc.status, tc.body), nil)
 			results, err := c.Search(context.Background(), "q", nil)
 			require.Error(t, err)
 			assert.Nil(t, results)
@@ -283,10 +288,7 @@ func TestInstantAnswerRequestAndFailures(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c := replica(t, func(w http.ResponseWriter, r *http.Request) {
-				w.WriteHeader(tc.status)
-				io.WriteString(w, tc.body)
-			}, nil)
+			c := replica(t, respond(tc.status, tc.body), nil)
 			a, err := c.InstantAnswer(context.Background(), "q")
 			require.Error(t, err)
 			assert.Nil(t, a)
