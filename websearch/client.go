@@ -19,11 +19,6 @@ const (
 	DefaultAPIURL  = "https://api.duckduckgo.com/"
 )
 
-// DefaultUserAgent is the User-Agent sent when ClientOptions.UserAgent is
-// empty: a current desktop Chrome, since DuckDuckGo serves other clients less
-// willingly.
-const DefaultUserAgent = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
-
 // Defaults of ClientOptions.
 const (
 	DefaultTimeout      = 15 * time.Second
@@ -33,12 +28,24 @@ const (
 // ClientOptions configures a Client. The zero value, like a nil
 // *ClientOptions, means the defaults documented on each field.
 type ClientOptions struct {
-	// HTTPClient sends every request. Nil means a client of the package's own
-	// that follows at most 5 redirects. Set it to use a proxy or a custom
-	// transport; it is used exactly as given.
+	// HTTPClient sends every request, used exactly as given: TLSFingerprint
+	// and Proxy do not apply to it (build its transport with NewTransport to
+	// keep them). Nil means a client of the package's own, with the
+	// transport of NewTransport, that follows at most 5 redirects.
 	HTTPClient *http.Client
 
-	// UserAgent is sent with every request. Empty means DefaultUserAgent.
+	// TLSFingerprint is the TLS handshake of the package's own client:
+	// FingerprintChrome (the zero value) or FingerprintGo.
+	TLSFingerprint TLSFingerprint
+
+	// Proxy is the proxy of the package's own client, such as
+	// "http://proxy:8080" or "socks5://127.0.0.1:1080". Empty means the
+	// HTTP_PROXY, HTTPS_PROXY and NO_PROXY environment variables.
+	Proxy string
+
+	// UserAgent is sent with every request. Empty means DefaultUserAgent,
+	// which agrees with the Chrome TLS handshake; another one also drops
+	// the Chrome client hints (Sec-CH-UA) from the requests.
 	UserAgent string
 
 	// HTMLURL is the HTML search endpoint. Empty means DefaultHTMLURL.
@@ -52,8 +59,8 @@ type ClientOptions struct {
 	// Zero means DefaultTimeout; it must not be negative.
 	Timeout time.Duration
 
-	// MaxBodyBytes caps each response body; a larger one fails with
-	// ErrResponseTooLarge. Zero means DefaultMaxBodyBytes; it must not be
+	// MaxBodyBytes caps each response body, counted after decompression; a
+	// larger one fails with ErrResponseTooLarge. Zero means DefaultMaxBodyBytes; it must not be
 	// negative.
 	MaxBodyBytes int64
 }
@@ -84,7 +91,11 @@ func NewClient(opts *ClientOptions) (*Client, error) {
 		maxBody:   o.MaxBodyBytes,
 	}
 	if c.http == nil {
-		c.http = &http.Client{CheckRedirect: limitRedirects}
+		t, err := NewTransport(&TransportOptions{Fingerprint: o.TLSFingerprint, Proxy: o.Proxy})
+		if err != nil {
+			return nil, err
+		}
+		c.http = &http.Client{Transport: t, CheckRedirect: limitRedirects}
 	}
 	if c.userAgent == "" {
 		c.userAgent = DefaultUserAgent
@@ -162,15 +173,15 @@ type response struct {
 	body   []byte
 }
 
-// fetch sends req with the client's headers and per-request timeout and reads
-// the body through the size limit. Any status is returned without error; the
-// callers decide what a status means for their endpoint.
-func (c *Client) fetch(parent context.Context, req *http.Request) (*response, error) {
+// fetch sends req with a browser's headers for kind and the per-request
+// timeout, and reads the decoded body through the size limit. Any status is
+// returned without error; the callers decide what a status means for their
+// endpoint.
+func (c *Client) fetch(parent context.Context, req *http.Request, kind requestKind) (*response, error) {
 	ctx, cancel := context.WithTimeout(parent, c.timeout)
 	defer cancel()
 	req = req.WithContext(ctx)
-	req.Header.Set("User-Agent", c.userAgent)
-	req.Header.Set("Accept-Language", "en-US,en;q=0.9")
+	setBrowserHeaders(req, c.userAgent, kind)
 
 	endpoint := endpointName(req.URL)
 	resp, err := c.http.Do(req)
@@ -178,7 +189,12 @@ func (c *Client) fetch(parent context.Context, req *http.Request) (*response, er
 		return nil, requestError(parent, ctx, endpoint, c.timeout, err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	decoded, closeDecoder, err := decodedBody(resp)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", endpoint, err)
+	}
+	defer closeDecoder()
+	body, err := io.ReadAll(io.LimitReader(decoded, c.maxBody+1))
 	if err != nil {
 		return nil, requestError(parent, ctx, endpoint, c.timeout, fmt.Errorf("reading the body: %w", err))
 	}

@@ -134,8 +134,7 @@ func (c *Client) InstantAnswer(ctx context.Context, query string) (*Answer, erro
 	if err != nil {
 		return nil, fmt.Errorf("building the request: %w", err)
 	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.fetch(ctx, req)
+	resp, err := c.fetch(ctx, req, addressBar)
 	if err != nil {
 		return nil, err
 	}

@@ -257,9 +257,7 @@ func (c *Client) searchPage(ctx context.Context, endpoint *url.URL, f form, pars
 		return nil, fmt.Errorf("building the request: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
-	req.Header.Set("Referer", referer(endpoint))
-	resp, err := c.fetch(ctx, req)
+	resp, err := c.fetch(ctx, req, formPost)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package websearch_test
 
 import (
+	"compress/gzip"
+	"compress/zlib"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -348,4 +352,53 @@ func TestParseOptions(t *testing.T) {
 	}
 	_, err = websearch.ParseTimeRange("fortnight")
 	assert.ErrorIs(t, err, websearch.ErrInvalidInput)
+}
+
+func TestContentEncodings(t *testing.T) {
+	t.Parallel()
+	page := resultsPage(0, 3, "")
+	compress := map[string]func(io.Writer) io.WriteCloser{
+		"gzip":    func(w io.Writer) io.WriteCloser { return gzip.NewWriter(w) },
+		"deflate": func(w io.Writer) io.WriteCloser { return zlib.NewWriter(w) },
+		"br":      func(w io.Writer) io.WriteCloser { return brotli.NewWriter(w) },
+		"zstd": func(w io.Writer) io.WriteCloser {
+			z, _ := zstd.NewWriter(w)
+			return z
+		},
+	}
+	for enc, newWriter := range compress {
+		t.Run(enc, func(t *testing.T) {
+			t.Parallel()
+			c := replica(t, func(w http.ResponseWriter, r *http.Request) {
+				assert.Equal(t, "gzip, deflate, br, zstd", r.Header.Get("Accept-Encoding"))
+				w.Header().Set("Content-Encoding", enc)
+				zw := newWriter(w)
+				io.WriteString(zw, page)
+				zw.Close()
+			}, nil)
+			results, err := c.Search(context.Background(), "q", nil)
+			require.NoError(t, err)
+			assert.Len(t, results, 3)
+		})
+	}
+	t.Run("unsupported", func(t *testing.T) {
+		t.Parallel()
+		c := replica(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "compress")
+			io.WriteString(w, page)
+		}, nil)
+		_, err := c.Search(context.Background(), "q", nil)
+		assert.ErrorContains(t, err, `unsupported Content-Encoding "compress"`)
+	})
+	t.Run("limit counts decoded bytes", func(t *testing.T) {
+		t.Parallel()
+		c := replica(t, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Encoding", "gzip")
+			zw := gzip.NewWriter(w)
+			io.WriteString(zw, page+strings.Repeat(" ", 1<<20)) // 1 MiB of spaces packs into ~1 KiB
+			zw.Close()
+		}, &websearch.ClientOptions{MaxBodyBytes: 64 << 10})
+		_, err := c.Search(context.Background(), "q", nil)
+		assert.ErrorIs(t, err, websearch.ErrResponseTooLarge)
+	})
 }

@@ -22,6 +22,8 @@ type config struct {
 	timeRange                string
 	timeout                  time.Duration
 	userAgent                string
+	tlsFingerprint           string
+	proxy                    string
 	version                  bool
 }
 
@@ -39,6 +41,8 @@ var settings = []setting{
 	{"time-range", "WEBSEARCH_TIME_RANGE", "date limit of every search: day, week, month, year or any"},
 	{"timeout", "WEBSEARCH_TIMEOUT", "time limit of each request to DuckDuckGo, such as 15s"},
 	{"user-agent", "WEBSEARCH_USER_AGENT", "User-Agent sent to DuckDuckGo"},
+	{"tls-fingerprint", "WEBSEARCH_TLS_FINGERPRINT", "TLS handshake: chrome (a browser's, which DuckDuckGo answers) or go (Go's own)"},
+	{"proxy", "WEBSEARCH_PROXY", "proxy URL, http://host:port or socks5://host:port; empty for HTTP_PROXY/HTTPS_PROXY/NO_PROXY"},
 }
 
 // newFlagSet declares the flags into c, with their defaults.
@@ -54,6 +58,8 @@ func newFlagSet(c *config) *flag.FlagSet {
 	c.timeout = websearch.DefaultTimeout
 	fs.Var(durationFlag{&c.timeout}, "timeout", "")
 	fs.StringVar(&c.userAgent, "user-agent", websearch.DefaultUserAgent, "")
+	fs.StringVar(&c.tlsFingerprint, "tls-fingerprint", string(websearch.FingerprintChrome), "")
+	fs.StringVar(&c.proxy, "proxy", "", "")
 	fs.BoolVar(&c.version, "version", false, "")
 	return fs
 }
@@ -121,12 +127,18 @@ func (c *config) client() (*websearch.Client, *mcpserver.Options, error) {
 	if err := search.Validate(); err != nil {
 		return nil, nil, fmt.Errorf("-region: %w", err)
 	}
+	fp, err := websearch.ParseTLSFingerprint(c.tlsFingerprint)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-tls-fingerprint: %w", err)
+	}
 	client, err := websearch.NewClient(&websearch.ClientOptions{
-		HTMLURL:   c.htmlURL,
-		LiteURL:   c.liteURL,
-		APIURL:    c.apiURL,
-		Timeout:   c.timeout,
-		UserAgent: c.userAgent,
+		HTMLURL:        c.htmlURL,
+		LiteURL:        c.liteURL,
+		APIURL:         c.apiURL,
+		Timeout:        c.timeout,
+		UserAgent:      c.userAgent,
+		TLSFingerprint: fp,
+		Proxy:          c.proxy,
 	})
 	if err != nil {
 		return nil, nil, err

@@ -185,6 +185,8 @@ func TestBadSettings(t *testing.T) {
 		{"bad time range", nil, []string{"-time-range", "decade"}, `time range must be day, week, month, year or any (got "decade")`},
 		{"bad HTML URL", nil, []string{"-html-url", "ftp://example.com/"}, `the HTML endpoint must be an absolute http or https URL (got "ftp://example.com/")`},
 		{"bad API URL variable", []string{"WEBSEARCH_API_URL=not a url"}, nil, `the API endpoint must be an absolute http or https URL (got "not a url")`},
+		{"bad TLS fingerprint", nil, []string{"-tls-fingerprint", "firefox"}, `TLS fingerprint must be chrome or go (got "firefox")`},
+		{"bad proxy", []string{"WEBSEARCH_PROXY=ftp://proxy:21"}, nil, `proxy must be an http, https or socks5 URL (got "ftp://proxy:21")`},
 		{"unknown flag", nil, []string{"-verbose"}, "flag provided but not defined: -verbose"},
 		{"unknown command", nil, []string{"serve-http"}, `unknown command "serve-http"`},
 	}

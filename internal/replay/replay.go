@@ -27,6 +27,8 @@ import (
 
 	"gopkg.in/dnaeon/go-vcr.v3/cassette"
 	"gopkg.in/dnaeon/go-vcr.v3/recorder"
+
+	"github.com/websearch-mcp/websearch-mcp/websearch"
 )
 
 // RecordEnv is the environment variable that switches Client to recording.
@@ -56,8 +58,13 @@ func Client(t testing.TB, name string) *http.Client {
 		SkipRequestLatency: true,
 	}
 	if Recording() {
+		// Record with the transport users get: Chrome's TLS handshake.
+		real, err := websearch.NewTransport(nil)
+		if err != nil {
+			t.Fatalf("replay: %v", err)
+		}
 		opts.Mode = recorder.ModeRecordOnly
-		opts.RealTransport = http.DefaultTransport
+		opts.RealTransport = real
 	}
 	rec, err := recorder.NewWithOptions(opts)
 	if err != nil {
