@@ -45,7 +45,7 @@ func connect(t *testing.T, server *mcp.Server) *mcp.ClientSession {
 // recordedServer is the server of a client replaying the named cassette.
 func recordedServer(t *testing.T, cassette string, opts *mcpserver.Options) *mcp.Server {
 	t.Helper()
-	c, err := websearch.NewClient(&websearch.ClientOptions{HTTPClient: replay.Client(t, cassette)})
+	c, err := websearch.NewClient(&websearch.ClientOptions{HTTPClient: replay.Client(t, cassette), MinInterval: -1})
 	require.NoError(t, err)
 	return mcpserver.New(c, opts)
 }
@@ -259,6 +259,10 @@ func TestErrorText(t *testing.T) {
 		{websearch.ErrResponseTooLarge, "larger than the size limit"},
 		{websearch.ErrUnexpectedMarkup, "CONTRIBUTING.md"},
 		{websearch.ErrBlocked, "wait a few minutes"},
+		{&websearch.BlockedError{Endpoint: "x", StatusCode: 202, Wait: time.Minute}, "wait 1 minute before searching again."},
+		{&websearch.BlockedError{Endpoint: "x", Wait: 4 * time.Minute}, "wait 4 minutes before"},
+		{&websearch.BlockedError{Wait: 90 * time.Second}, "Searches are paused because DuckDuckGo took the last one for a bot; try again in 2 minutes."},
+		{&websearch.BlockedError{Wait: 42*time.Second + time.Millisecond}, "try again in 43 seconds."},
 		{os.ErrDeadlineExceeded, "Could not reach DuckDuckGo"},
 	}
 	for _, tc := range tests {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 )
 
 // The endpoints DuckDuckGo serves, used when ClientOptions leaves them empty.
@@ -23,6 +25,12 @@ const (
 const (
 	DefaultTimeout      = 15 * time.Second
 	DefaultMaxBodyBytes = 5 << 20
+	DefaultMinInterval  = time.Second
+	DefaultMaxRetries   = 2
+	DefaultCooldown     = time.Minute
+	DefaultMaxCooldown  = 15 * time.Minute
+	DefaultCacheSize    = 256
+	DefaultCacheTTL     = 5 * time.Minute
 )
 
 // ClientOptions configures a Client. The zero value, like a nil
@@ -60,9 +68,42 @@ type ClientOptions struct {
 	Timeout time.Duration
 
 	// MaxBodyBytes caps each response body, counted after decompression; a
-	// larger one fails with ErrResponseTooLarge. Zero means DefaultMaxBodyBytes; it must not be
-	// negative.
+	// larger one fails with ErrResponseTooLarge. Zero means
+	// DefaultMaxBodyBytes; it must not be negative.
 	MaxBodyBytes int64
+
+	// MinInterval is the least time between two requests of the client to
+	// DuckDuckGo, whatever goroutines send them; the pages of one search are
+	// paced like any other request. Zero means DefaultMinInterval; a
+	// negative value turns pacing off.
+	MinInterval time.Duration
+
+	// MaxRetries is how many times a transient failure (a connection reset
+	// or refused, a timeout, HTTP 500, 502, 503 or 504) is retried, with
+	// exponential backoff and jitter, Retry-After honoured, and always within
+	// the caller's context. Blocks are never retried. Zero means
+	// DefaultMaxRetries; a negative value turns retries off.
+	MaxRetries int
+
+	// Cooldown is how long searches are refused after DuckDuckGo blocked one
+	// on both the HTML and the lite endpoint: calls during it fail at once
+	// with a *BlockedError saying how long remains. Each further block
+	// doubles it, up to MaxCooldown; a successful search resets it. Zero
+	// means DefaultCooldown; a negative value turns the cool-down off.
+	Cooldown time.Duration
+	// MaxCooldown caps the doubling of Cooldown. Zero means
+	// DefaultMaxCooldown.
+	MaxCooldown time.Duration
+
+	// CacheSize is how many answers (searches and instant answers) the
+	// in-memory cache keeps, the least recently used leaving first. Zero
+	// means DefaultCacheSize; a negative value turns the cache off.
+	// Identical calls in flight at the same time always share one request.
+	CacheSize int
+	// CacheTTL is how long a cached answer is used. Zero means
+	// DefaultCacheTTL; a negative value turns the cache off. Errors are
+	// never cached.
+	CacheTTL time.Duration
 }
 
 // Client searches DuckDuckGo. Its methods are safe for concurrent use.
@@ -74,6 +115,12 @@ type Client struct {
 	apiURL    *url.URL
 	timeout   time.Duration
 	maxBody   int64
+	retries   int
+
+	pace   pacer
+	cool   cooldown
+	cache  *cache // nil: no cache
+	flight singleflight.Group
 }
 
 // NewClient returns a Client configured by opts; nil opts means the defaults.
@@ -112,6 +159,13 @@ func NewClient(opts *ClientOptions) (*Client, error) {
 	case c.maxBody == 0:
 		c.maxBody = DefaultMaxBodyBytes
 	}
+	c.pace.interval = orDefault(o.MinInterval, DefaultMinInterval)
+	c.retries = orDefault(o.MaxRetries, DefaultMaxRetries)
+	c.cool.min = orDefault(o.Cooldown, DefaultCooldown)
+	c.cool.max = max(c.cool.min, orDefault(o.MaxCooldown, DefaultMaxCooldown))
+	if size, ttl := orDefault(o.CacheSize, DefaultCacheSize), orDefault(o.CacheTTL, DefaultCacheTTL); size > 0 && ttl > 0 {
+		c.cache = newCache(size, ttl)
+	}
 	var err error
 	if c.htmlURL, err = endpoint("HTML endpoint", o.HTMLURL, DefaultHTMLURL); err != nil {
 		return nil, err
@@ -123,6 +177,18 @@ func NewClient(opts *ClientOptions) (*Client, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// orDefault is def for 0, 0 for a negative v (the setting is off), and v
+// otherwise.
+func orDefault[T int | time.Duration](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }
 
 // endpoint parses raw, or def when raw is empty, as an absolute http(s) URL.
@@ -173,14 +239,42 @@ type response struct {
 	body   []byte
 }
 
-// fetch sends req with a browser's headers for kind and the per-request
-// timeout, and reads the decoded body through the size limit. Any status is
-// returned without error; the callers decide what a status means for their
-// endpoint.
-func (c *Client) fetch(parent context.Context, req *http.Request, kind requestKind) (*response, error) {
+// fetch sends a request with a browser's headers for kind, paced and with
+// the per-request timeout, retrying transient failures, and reads the
+// decoded body through the size limit. form, when not nil, is posted. Any
+// status is returned without error; the callers decide what a status means
+// for their endpoint.
+func (c *Client) fetch(ctx context.Context, u *url.URL, form form, kind requestKind) (*response, error) {
+	for n := 0; ; n++ {
+		if err := c.pace.wait(ctx); err != nil {
+			return nil, fmt.Errorf("%s: %w", endpointName(u), context.Cause(ctx))
+		}
+		resp, err := c.fetchOnce(ctx, u, form, kind)
+		delay, again := retryDelay(ctx, resp, err, n)
+		if !again || n >= c.retries {
+			return resp, err
+		}
+		if err := sleep(ctx, delay); err != nil {
+			return nil, fmt.Errorf("%s: %w", endpointName(u), context.Cause(ctx))
+		}
+	}
+}
+
+// fetchOnce makes one attempt of fetch.
+func (c *Client) fetchOnce(parent context.Context, u *url.URL, form form, kind requestKind) (*response, error) {
 	ctx, cancel := context.WithTimeout(parent, c.timeout)
 	defer cancel()
-	req = req.WithContext(ctx)
+	method, body := http.MethodGet, io.Reader(nil)
+	if form != nil {
+		method, body = http.MethodPost, strings.NewReader(form.encode())
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
+	if err != nil {
+		return nil, fmt.Errorf("building the request: %w", err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
 	setBrowserHeaders(req, c.userAgent, kind)
 
 	endpoint := endpointName(req.URL)
@@ -194,14 +288,14 @@ func (c *Client) fetch(parent context.Context, req *http.Request, kind requestKi
 		return nil, fmt.Errorf("%s: %w", endpoint, err)
 	}
 	defer closeDecoder()
-	body, err := io.ReadAll(io.LimitReader(decoded, c.maxBody+1))
+	data, err := io.ReadAll(io.LimitReader(decoded, c.maxBody+1))
 	if err != nil {
 		return nil, requestError(parent, ctx, endpoint, c.timeout, fmt.Errorf("reading the body: %w", err))
 	}
-	if int64(len(body)) > c.maxBody {
+	if int64(len(data)) > c.maxBody {
 		return nil, fmt.Errorf("%s: %w: over %d bytes", endpoint, ErrResponseTooLarge, c.maxBody)
 	}
-	return &response{status: resp.StatusCode, header: resp.Header, body: body}, nil
+	return &response{status: resp.StatusCode, header: resp.Header, body: data}, nil
 }
 
 // requestError says why a request failed, keeping the cause for errors.Is:

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
+	"time"
 )
 
 // Sentinel errors, to be checked with [errors.Is].
@@ -47,6 +49,42 @@ type StatusError struct {
 func (e *StatusError) Error() string {
 	return fmt.Sprintf("%s answered HTTP %d %s", e.Endpoint, e.StatusCode, http.StatusText(e.StatusCode))
 }
+
+// BlockedError is the ErrBlocked a Client returns: [errors.Is](err,
+// ErrBlocked) holds for it. Use [errors.As] to read how long searches stay
+// paused.
+type BlockedError struct {
+	// Endpoint is the endpoint that served the challenge; empty when the
+	// search was refused without a request because of an earlier one.
+	Endpoint string
+	// StatusCode is the HTTP status the challenge came with (202, 403, 418,
+	// 429), or 0 for a challenge served with 200 or none at all.
+	StatusCode int
+	// Wait is how long the client refuses to search after this block (its
+	// cool-down); 0 when the client keeps no cool-down.
+	Wait time.Duration
+}
+
+// Error implements error.
+func (e *BlockedError) Error() string {
+	var b strings.Builder
+	b.WriteString(ErrBlocked.Error())
+	switch {
+	case e.Endpoint == "":
+		b.WriteString(": searches are paused after DuckDuckGo's last challenge")
+	case e.StatusCode != 0:
+		fmt.Fprintf(&b, ": %s answered HTTP %d %s with its challenge", e.Endpoint, e.StatusCode, http.StatusText(e.StatusCode))
+	default:
+		fmt.Fprintf(&b, ": %s served its challenge page", e.Endpoint)
+	}
+	if e.Wait > 0 {
+		fmt.Fprintf(&b, "; searching again is possible in %s", e.Wait.Round(time.Second))
+	}
+	return b.String()
+}
+
+// Is makes errors.Is(err, ErrBlocked) hold.
+func (e *BlockedError) Is(target error) bool { return target == ErrBlocked }
 
 // inputError is an ErrInvalidInput whose text is the broken rule alone, so
 // that callers such as the MCP server can show it as it is.

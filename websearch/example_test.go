@@ -105,15 +105,21 @@ func ExampleErrBlocked() {
 	}))
 	defer ddg.Close()
 
-	client, err := websearch.NewClient(&websearch.ClientOptions{HTMLURL: ddg.URL + "/html/"})
+	client, err := websearch.NewClient(&websearch.ClientOptions{HTMLURL: ddg.URL + "/html/", LiteURL: ddg.URL + "/lite/"})
 	if err != nil {
 		log.Fatal(err)
 	}
 	_, err = client.Search(context.Background(), "go", nil)
-	var status *websearch.StatusError
-	fmt.Println(errors.Is(err, websearch.ErrBlocked), errors.As(err, &status) && status.StatusCode == http.StatusAccepted)
+	var blocked *websearch.BlockedError
+	if errors.As(err, &blocked) {
+		fmt.Println(errors.Is(err, websearch.ErrBlocked), blocked.StatusCode, blocked.Wait)
+	}
+	// The cool-down refuses the next search at once.
+	_, err = client.Search(context.Background(), "go", nil)
+	fmt.Println(err)
 	// Output:
-	// true true
+	// true 202 1m0s
+	// blocked by DuckDuckGo's bot challenge: searches are paused after DuckDuckGo's last challenge; searching again is possible in 1m0s
 }
 
 func ExampleCheckQuery() {

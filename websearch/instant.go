@@ -4,8 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -122,6 +121,17 @@ func (c *Client) InstantAnswer(ctx context.Context, query string) (*Answer, erro
 	if err != nil {
 		return nil, err
 	}
+	a, err := cached(ctx, c.cache, &c.flight, "answer\x00"+q, func(ctx context.Context) (*Answer, error) {
+		return c.instantAnswer(ctx, q)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return a.clone(), nil
+}
+
+// instantAnswer is InstantAnswer without the cache.
+func (c *Client) instantAnswer(ctx context.Context, q string) (*Answer, error) {
 	u := *c.apiURL
 	params := u.Query()
 	params.Set("q", q)
@@ -130,21 +140,30 @@ func (c *Client) InstantAnswer(ctx context.Context, query string) (*Answer, erro
 	params.Set("no_redirect", "1") // a !bang query answers with JSON, not a redirect
 	params.Set("t", "websearch-mcp")
 	u.RawQuery = params.Encode()
-	req, err := http.NewRequest(http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, fmt.Errorf("building the request: %w", err)
-	}
-	resp, err := c.fetch(ctx, req, addressBar)
+	resp, err := c.fetch(ctx, &u, nil, addressBar)
 	if err != nil {
 		return nil, err
 	}
 	switch {
 	case isBlockStatus(resp.status, resp.body):
-		return nil, fmt.Errorf("%w: %w", ErrBlocked, statusError(c.apiURL, resp))
+		return nil, &BlockedError{Endpoint: endpointName(c.apiURL), StatusCode: resp.status}
 	case resp.status < 200 || resp.status > 299:
 		return nil, statusError(c.apiURL, resp)
 	}
 	return parseAnswer(resp.body)
+}
+
+// clone copies a so that callers may change it without touching the cache.
+func (a *Answer) clone() *Answer {
+	b := *a
+	if a.Image != nil {
+		img := *a.Image
+		b.Image = &img
+	}
+	b.Infobox = slices.Clone(a.Infobox)
+	b.Results = slices.Clone(a.Results)
+	b.RelatedTopics = slices.Clone(a.RelatedTopics)
+	return &b
 }
 
 // parseAnswer decodes a body of the Instant Answer API.
@@ -152,7 +171,7 @@ func parseAnswer(body []byte) (*Answer, error) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		if isChallengeBody(body) {
-			return nil, fmt.Errorf("%w: the Instant Answer API served its challenge page", ErrBlocked)
+			return nil, &BlockedError{Endpoint: "the Instant Answer API"}
 		}
 		return nil, markupError("Instant Answer API", "answered with something other than a JSON object")
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,9 +19,18 @@ import (
 // recordings/<name>.yaml (or, with WEBSEARCH_RECORD=1, recorded into it).
 func recordedClient(t *testing.T, name string) *websearch.Client {
 	t.Helper()
-	c, err := websearch.NewClient(&websearch.ClientOptions{HTTPClient: replay.Client(t, name)})
+	c, err := websearch.NewClient(&websearch.ClientOptions{HTTPClient: replay.Client(t, name), MinInterval: pacing()})
 	require.NoError(t, err)
 	return c
+}
+
+// pacing is the interval between requests: none when replaying, the
+// default when recording, so as not to hammer DuckDuckGo.
+func pacing() time.Duration {
+	if replay.Recording() {
+		return 0
+	}
+	return -1
 }
 
 // checkResults holds what every search must give: no DuckDuckGo redirect,
@@ -84,9 +94,18 @@ func TestRecorded(t *testing.T) {
 		results, err := c.Search(ctx, "golang generics", nil)
 		require.ErrorIs(t, err, websearch.ErrBlocked)
 		assert.Nil(t, results)
-		var se *websearch.StatusError
-		require.True(t, errors.As(err, &se), "a blocked search carries its status")
-		assert.Equal(t, http.StatusAccepted, se.StatusCode)
+		var be *websearch.BlockedError
+		require.True(t, errors.As(err, &be), "a blocked search carries its status")
+		assert.Equal(t, http.StatusAccepted, be.StatusCode)
+		assert.Positive(t, be.Wait, "a cool-down starts")
+	})
+	t.Run("lite fallback", func(t *testing.T) {
+		t.Parallel()
+		c := recordedClient(t, "search-lite-fallback")
+		results, err := c.Search(ctx, "golang generics tutorial", nil)
+		require.NoError(t, err, "the lite endpoint answers when the HTML one blocks")
+		assert.NotEmpty(t, results)
+		checkResults(t, results)
 	})
 
 	answers := []struct {

@@ -3,15 +3,19 @@ package websearch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/net/html/charset"
 )
 
 // Limits of a search.
@@ -202,14 +206,18 @@ const maxPages = 12
 
 // Search returns up to opts.MaxResults organic results for query from
 // DuckDuckGo's HTML endpoint, following its Next pages as needed. A URL
-// never appears twice, and ads are left out.
+// never appears twice, and ads are left out. When the HTML endpoint answers
+// with its bot challenge, the search goes on once on the lite endpoint.
+// Answers are cached for a while, and identical searches in flight at the
+// same time share their requests (see ClientOptions).
 //
 // A query with no results yields an empty slice and a nil error. Errors:
-// ErrInvalidInput for a bad query or option; ErrBlocked when DuckDuckGo
-// answers with its bot challenge; ErrUnexpectedMarkup when a page cannot be
-// read; a *StatusError for any other non-2xx status; ErrResponseTooLarge;
-// and the context's error (or context.DeadlineExceeded for the per-request
-// timeout) when time runs out.
+// ErrInvalidInput for a bad query or option; a *BlockedError (ErrBlocked)
+// when DuckDuckGo answers with its bot challenge on both endpoints, or
+// while the cool-down after such a block lasts; ErrUnexpectedMarkup when a
+// page cannot be read; a *StatusError for any other non-2xx status that
+// retries did not cure; ErrResponseTooLarge; and the context's error (or
+// context.DeadlineExceeded for the per-request timeout) when time runs out.
 func (c *Client) Search(ctx context.Context, query string, opts *SearchOptions) ([]Result, error) {
 	q, err := CheckQuery(query)
 	if err != nil {
@@ -219,18 +227,41 @@ func (c *Client) Search(ctx context.Context, query string, opts *SearchOptions) 
 	if err != nil {
 		return nil, err
 	}
+	key := fmt.Sprintf("search\x00%s\x00%d\x00%s\x00%d\x00%s", q, o.MaxResults, o.Region, o.SafeSearch, o.TimeRange)
+	results, err := cached(ctx, c.cache, &c.flight, key, func(ctx context.Context) ([]Result, error) {
+		return c.search(ctx, q, o)
+	})
+	return slices.Clone(results), err
+}
+
+// search is Search without the cache.
+func (c *Client) search(ctx context.Context, q string, o SearchOptions) ([]Result, error) {
+	if wait := c.cool.remaining(); wait > 0 {
+		return nil, &BlockedError{Wait: wait}
+	}
 	f := form{{"q", q}, {"b", ""}, {"kl", o.Region}, {"df", string(o.TimeRange)}, {"kp", o.SafeSearch.kp()}}
+	endpoint, parse, onLite := c.htmlURL, parseHTMLPage, false
 
 	results := []Result{}
 	seen := make(map[string]bool)
 	for n := 1; n <= maxPages; n++ {
-		p, err := c.searchPage(ctx, c.htmlURL, f, parseHTMLPage)
+		p, err := c.searchPage(ctx, endpoint, f, parse)
+		if errors.Is(err, ErrBlocked) && !onLite {
+			// The lite endpoint takes the same fields, the Next form's too.
+			endpoint, parse, onLite = c.liteURL, parseLitePage, true
+			p, err = c.searchPage(ctx, endpoint, f, parse)
+		}
+		var blocked *BlockedError
+		if errors.As(err, &blocked) {
+			blocked.Wait = c.cool.trip()
+		}
 		if err != nil {
 			if n > 1 {
 				return nil, fmt.Errorf("page %d: %w", n, err)
 			}
 			return nil, err
 		}
+		c.cool.reset()
 		added := 0
 		for _, r := range p.results {
 			if seen[r.URL] || len(results) == o.MaxResults {
@@ -250,29 +281,29 @@ func (c *Client) Search(ctx context.Context, query string, opts *SearchOptions) 
 	return results, nil
 }
 
-// searchPage posts f to a search endpoint and reads the page with parse.
+// searchPage posts f to a search endpoint and reads the page with parse,
+// decoded to UTF-8 from the charset it declares.
 func (c *Client) searchPage(ctx context.Context, endpoint *url.URL, f form, parse func(io.Reader) (*page, error)) (*page, error) {
-	req, err := http.NewRequest(http.MethodPost, endpoint.String(), strings.NewReader(f.encode()))
-	if err != nil {
-		return nil, fmt.Errorf("building the request: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := c.fetch(ctx, req, formPost)
+	resp, err := c.fetch(ctx, endpoint, f, formPost)
 	if err != nil {
 		return nil, err
 	}
 	switch {
 	case isBlockStatus(resp.status, resp.body):
-		return nil, fmt.Errorf("%w: %w", ErrBlocked, statusError(endpoint, resp))
+		return nil, &BlockedError{Endpoint: endpointName(endpoint), StatusCode: resp.status}
 	case resp.status < 200 || resp.status > 299:
 		return nil, statusError(endpoint, resp)
 	}
-	p, err := parse(bytes.NewReader(resp.body))
+	body, err := charset.NewReader(bytes.NewReader(resp.body), resp.header.Get("Content-Type"))
+	if err != nil {
+		return nil, markupError("page of "+endpointName(endpoint), "is in a charset that cannot be decoded: "+err.Error())
+	}
+	p, err := parse(body)
 	if err != nil {
 		return nil, err
 	}
 	if p.kind == kindBlocked {
-		return nil, fmt.Errorf("%w: %s served its challenge page", ErrBlocked, endpointName(endpoint))
+		return nil, &BlockedError{Endpoint: endpointName(endpoint)}
 	}
 	return p, nil
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -28,9 +29,12 @@ func replica(t *testing.T, h http.HandlerFunc, opts *websearch.ClientOptions) *w
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	o := websearch.ClientOptions{}
+	o := websearch.ClientOptions{MinInterval: -1} // tests do not wait between requests
 	if opts != nil {
 		o = *opts
+		if o.MinInterval == 0 {
+			o.MinInterval = -1
+		}
 	}
 	o.HTMLURL, o.LiteURL, o.APIURL = srv.URL+"/html/", srv.URL+"/lite/", srv.URL+"/"
 	c, err := websearch.NewClient(&o)
@@ -131,33 +135,49 @@ func TestSearchFailures(t *testing.T) {
 	t.Parallel()
 	challenge := `<html><body><form id="challenge-form" action="//duckduckgo.com/anomaly.js"></form></body></html>`
 	tests := []struct {
-		name       string
-		status     int
-		body       string
-		wantErr    error
-		wantStatus int
+		name        string
+		status      int
+		body        string
+		wantErr     error
+		wantStatus  int
+		wantBlocked bool
 	}{
-		{"202 challenge", http.StatusAccepted, challenge, websearch.ErrBlocked, 202},
-		{"403 error-lite", http.StatusForbidden, "If this error persists, please let us know: error-lite@duckduckgo.com", websearch.ErrBlocked, 403},
-		{"418", http.StatusTeapot, "", websearch.ErrBlocked, 418},
-		{"429", http.StatusTooManyRequests, "slow down", websearch.ErrBlocked, 429},
-		{"200 challenge", http.StatusOK, challenge, websearch.ErrBlocked, 0},
-		{"403 other", http.StatusForbidden, "forbidden", nil, 403},
-		{"503", http.StatusServiceUnavailable, "down for maintenance", nil, 503},
-		{"404", http.StatusNotFound, "no such page", nil, 404},
-		{"200 unknown page", http.StatusOK, "<html><body><p>Hello</p></body></html>", websearch.ErrUnexpectedMarkup, 0},
-		{"200 empty body", http.StatusOK, "", websearch.ErrUnexpectedMarkup, 0},
+		{"202 challenge", http.StatusAccepted, challenge, websearch.ErrBlocked, 202, true},
+		{"403 error-lite", http.StatusForbidden, "If this error persists, please let us know: error-lite@duckduckgo.com", websearch.ErrBlocked, 403, true},
+		{"418", http.StatusTeapot, "", websearch.ErrBlocked, 418, true},
+		{"429", http.StatusTooManyRequests, "slow down", websearch.ErrBlocked, 429, true},
+		{"200 challenge", http.StatusOK, challenge, websearch.ErrBlocked, 0, true},
+		{"403 other", http.StatusForbidden, "forbidden", nil, 403, false},
+		{"404", http.StatusNotFound, "no such page", nil, 404, false},
+		{"200 unknown page", http.StatusOK, "<html><body><p>Hello</p></body></html>", websearch.ErrUnexpectedMarkup, 0, false},
+		{"200 empty body", http.StatusOK, "", websearch.ErrUnexpectedMarkup, 0, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c := replica(t, respond(tc.status, tc.body), nil)
+			var paths []string
+			var mu sync.Mutex
+			c := replica(t, func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				paths = append(paths, r.URL.Path)
+				mu.Unlock()
+				respond(tc.status, tc.body)(w, r)
+			}, nil)
 			results, err := c.Search(context.Background(), "q", nil)
 			require.Error(t, err)
 			assert.Nil(t, results)
 			if tc.wantErr != nil {
 				assert.ErrorIs(t, err, tc.wantErr)
 			}
+			if tc.wantBlocked {
+				var be *websearch.BlockedError
+				require.ErrorAs(t, err, &be)
+				assert.Equal(t, tc.wantStatus, be.StatusCode)
+				assert.Equal(t, websearch.DefaultCooldown, be.Wait)
+				assert.Equal(t, []string{"/html/", "/lite/"}, paths, "a block is never retried; the lite endpoint is tried once")
+				return
+			}
+			assert.Equal(t, []string{"/html/"}, paths)
 			var se *websearch.StatusError
 			if tc.wantStatus == 0 {
 				assert.False(t, errors.As(err, &se), "no status error for a 200: %v", err)
@@ -287,7 +307,7 @@ func TestInstantAnswerRequestAndFailures(t *testing.T) {
 		{"broken JSON", 200, `{"Heading":`, websearch.ErrUnexpectedMarkup},
 		{"challenge", 202, `<form id="challenge-form"></form>`, websearch.ErrBlocked},
 		{"challenge with 200", 200, `<form id="challenge-form"></form>`, websearch.ErrBlocked},
-		{"500", 500, "oops", nil},
+		{"404", 404, "oops", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

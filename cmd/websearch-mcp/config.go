@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -24,6 +25,11 @@ type config struct {
 	userAgent                string
 	tlsFingerprint           string
 	proxy                    string
+	minInterval              time.Duration
+	retries                  int
+	cooldown, maxCooldown    time.Duration
+	cacheSize                int
+	cacheTTL                 time.Duration
 	version                  bool
 }
 
@@ -43,6 +49,12 @@ var settings = []setting{
 	{"user-agent", "WEBSEARCH_USER_AGENT", "User-Agent sent to DuckDuckGo"},
 	{"tls-fingerprint", "WEBSEARCH_TLS_FINGERPRINT", "TLS handshake: chrome (a browser's, which DuckDuckGo answers) or go (Go's own)"},
 	{"proxy", "WEBSEARCH_PROXY", "proxy URL, http://host:port or socks5://host:port; empty for HTTP_PROXY/HTTPS_PROXY/NO_PROXY"},
+	{"min-interval", "WEBSEARCH_MIN_INTERVAL", "least time between two requests to DuckDuckGo; 0 for none"},
+	{"retries", "WEBSEARCH_RETRIES", "retries of a transient failure (reset, timeout, HTTP 5xx); 0 for none"},
+	{"cooldown", "WEBSEARCH_COOLDOWN", "pause of searches after DuckDuckGo blocks one, doubling at each block; 0 for none"},
+	{"cooldown-max", "WEBSEARCH_COOLDOWN_MAX", "longest pause of searches after blocks"},
+	{"cache-size", "WEBSEARCH_CACHE_SIZE", "answers kept in the in-memory cache; 0 turns the cache off"},
+	{"cache-ttl", "WEBSEARCH_CACHE_TTL", "how long a cached answer is used; 0 turns the cache off"},
 }
 
 // newFlagSet declares the flags into c, with their defaults.
@@ -56,7 +68,15 @@ func newFlagSet(c *config) *flag.FlagSet {
 	fs.StringVar(&c.safeSearch, "safesearch", "moderate", "")
 	fs.StringVar(&c.timeRange, "time-range", "any", "")
 	c.timeout = websearch.DefaultTimeout
-	fs.Var(durationFlag{&c.timeout}, "timeout", "")
+	fs.Var(durationFlag{d: &c.timeout}, "timeout", "")
+	c.minInterval, c.cooldown, c.maxCooldown, c.cacheTTL = websearch.DefaultMinInterval, websearch.DefaultCooldown, websearch.DefaultMaxCooldown, websearch.DefaultCacheTTL
+	fs.Var(durationFlag{d: &c.minInterval, zeroOK: true}, "min-interval", "")
+	fs.Var(durationFlag{d: &c.cooldown, zeroOK: true}, "cooldown", "")
+	fs.Var(durationFlag{d: &c.maxCooldown}, "cooldown-max", "")
+	fs.Var(durationFlag{d: &c.cacheTTL, zeroOK: true}, "cache-ttl", "")
+	c.retries, c.cacheSize = websearch.DefaultMaxRetries, websearch.DefaultCacheSize
+	fs.Var(countFlag{&c.retries}, "retries", "")
+	fs.Var(countFlag{&c.cacheSize}, "cache-size", "")
 	fs.StringVar(&c.userAgent, "user-agent", websearch.DefaultUserAgent, "")
 	fs.StringVar(&c.tlsFingerprint, "tls-fingerprint", string(websearch.FingerprintChrome), "")
 	fs.StringVar(&c.proxy, "proxy", "", "")
@@ -93,8 +113,12 @@ func parseConfig(args []string, getenv func(string) string) (*config, []string, 
 	return c, fs.Args(), nil
 }
 
-// durationFlag is a positive time.Duration flag with a plain error message.
-type durationFlag struct{ d *time.Duration }
+// durationFlag is a time.Duration flag, positive (or zero when zeroOK),
+// with a plain error message.
+type durationFlag struct {
+	d      *time.Duration
+	zeroOK bool
+}
 
 func (f durationFlag) String() string {
 	if f.d == nil {
@@ -105,11 +129,41 @@ func (f durationFlag) String() string {
 
 func (f durationFlag) Set(s string) error {
 	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return fmt.Errorf("must be a positive duration such as 15s or 1m30s (got %q)", s)
+	switch {
+	case err == nil && d > 0, err == nil && d == 0 && f.zeroOK:
+		*f.d = d
+		return nil
+	case f.zeroOK:
+		return fmt.Errorf("must be a duration such as 1s or 1m30s, or 0 for none (got %q)", s)
 	}
-	*f.d = d
+	return fmt.Errorf("must be a positive duration such as 15s or 1m30s (got %q)", s)
+}
+
+// countFlag is a whole number flag, 0 or more, with a plain error message.
+type countFlag struct{ n *int }
+
+func (f countFlag) String() string {
+	if f.n == nil {
+		return ""
+	}
+	return strconv.Itoa(*f.n)
+}
+
+func (f countFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("must be a whole number, 0 or more (got %q)", s)
+	}
+	*f.n = n
 	return nil
+}
+
+// off maps the binary's "0 turns it off" onto the library's negative value.
+func off[T int | time.Duration](v T) T {
+	if v == 0 {
+		return -1
+	}
+	return v
 }
 
 // client builds the websearch client and server options the settings
@@ -139,6 +193,12 @@ func (c *config) client() (*websearch.Client, *mcpserver.Options, error) {
 		UserAgent:      c.userAgent,
 		TLSFingerprint: fp,
 		Proxy:          c.proxy,
+		MinInterval:    off(c.minInterval),
+		MaxRetries:     off(c.retries),
+		Cooldown:       off(c.cooldown),
+		MaxCooldown:    c.maxCooldown,
+		CacheSize:      off(c.cacheSize),
+		CacheTTL:       off(c.cacheTTL),
 	})
 	if err != nil {
 		return nil, nil, err

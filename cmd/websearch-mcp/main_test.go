@@ -55,8 +55,9 @@ func environ(extra ...string) []string {
 // points the binary at it.
 func replica(t *testing.T) []string {
 	t.Helper()
-	srv := replay.Server(t, "search-paginated", "search-no-results", "search-blocked", "instant-answers")
+	srv := replay.Server(t, "search-paginated", "search-no-results", "search-blocked", "search-lite-fallback", "instant-answers")
 	return []string{
+		"WEBSEARCH_MIN_INTERVAL=0", // a replica needs no pacing
 		"WEBSEARCH_HTML_URL=" + srv.URL + "/html/",
 		"WEBSEARCH_LITE_URL=" + srv.URL + "/lite/",
 		"WEBSEARCH_API_URL=" + srv.URL + "/",
@@ -185,6 +186,9 @@ func TestBadSettings(t *testing.T) {
 		{"bad time range", nil, []string{"-time-range", "decade"}, `time range must be day, week, month, year or any (got "decade")`},
 		{"bad HTML URL", nil, []string{"-html-url", "ftp://example.com/"}, `the HTML endpoint must be an absolute http or https URL (got "ftp://example.com/")`},
 		{"bad API URL variable", []string{"WEBSEARCH_API_URL=not a url"}, nil, `the API endpoint must be an absolute http or https URL (got "not a url")`},
+		{"bad interval", nil, []string{"-min-interval", "-1s"}, `must be a duration such as 1s or 1m30s, or 0 for none (got "-1s")`},
+		{"bad retries", []string{"WEBSEARCH_RETRIES=many"}, nil, `WEBSEARCH_RETRIES: must be a whole number, 0 or more (got "many")`},
+		{"bad cache size", nil, []string{"-cache-size", "-5"}, `must be a whole number, 0 or more (got "-5")`},
 		{"bad TLS fingerprint", nil, []string{"-tls-fingerprint", "firefox"}, `TLS fingerprint must be chrome or go (got "firefox")`},
 		{"bad proxy", []string{"WEBSEARCH_PROXY=ftp://proxy:21"}, nil, `proxy must be an http, https or socks5 URL (got "ftp://proxy:21")`},
 		{"unknown flag", nil, []string{"-verbose"}, "flag provided but not defined: -verbose"},
@@ -228,6 +232,9 @@ func TestHelpAndVersion(t *testing.T) {
 		assert.Contains(t, out, s.env, "help lists the variable")
 	}
 	assert.Contains(t, out, "(default 15s)")
+	for _, def := range []string{"(default 1m0s)", "(default 15m0s)", "(default 256)", "(default 5m0s)"} {
+		assert.Contains(t, out, def, "the cool-down and the cache are visible in -h")
+	}
 
 	out, _, code = runBinary(t, nil, "-version")
 	assert.Equal(t, 0, code)
