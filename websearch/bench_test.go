@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // BenchmarkParse parses each real page and API body of the corpus.
@@ -42,7 +44,8 @@ func BenchmarkParse(b *testing.B) {
 }
 
 // BenchmarkSearch runs a whole one-page Search against a loopback server
-// serving a real page of the corpus: request, read, parse, unwrap.
+// serving a real page of the corpus: request, read, parse, unwrap, with the
+// cache and pacing off. client-ns/op leaves out the server's own time.
 //
 //	go test -run '^$' -bench Search -benchmem ./websearch
 func BenchmarkSearch(b *testing.B) {
@@ -50,20 +53,50 @@ func BenchmarkSearch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	var serverTime atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
 		io.Copy(io.Discard, r.Body)
 		w.Write(body)
+		serverTime.Add(int64(time.Since(start)))
 	}))
 	defer srv.Close()
-	c, err := NewClient(&ClientOptions{HTMLURL: srv.URL + "/html/"})
+	c, err := NewClient(&ClientOptions{HTMLURL: srv.URL + "/html/", MinInterval: -1, CacheSize: -1})
 	if err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
 	b.ReportAllocs()
+	start := time.Now()
 	for b.Loop() {
 		results, err := c.Search(ctx, "golang programming language", nil)
 		if err != nil || len(results) != 10 {
+			b.Fatalf("got %d results, %v", len(results), err)
+		}
+	}
+	b.ReportMetric(float64(time.Since(start).Nanoseconds()-serverTime.Load())/float64(b.N), "client-ns/op")
+}
+
+// BenchmarkSearchCacheHit measures a Search answered from the cache.
+//
+//	go test -run '^$' -bench CacheHit -benchmem ./websearch
+func BenchmarkSearchCacheHit(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<html><body><div class="result"><a class="result__a" href="https://example.com/">Example</a>`+
+			`<a class="result__snippet">An example.</a></div></body></html>`)
+	}))
+	defer srv.Close()
+	c, err := NewClient(&ClientOptions{HTMLURL: srv.URL + "/html/", MinInterval: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := c.Search(ctx, "golang generics", nil); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if results, err := c.Search(ctx, "golang generics", nil); err != nil || len(results) != 1 {
 			b.Fatalf("got %d results, %v", len(results), err)
 		}
 	}

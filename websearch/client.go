@@ -232,6 +232,12 @@ func InstantAnswer(ctx context.Context, query string) (*Answer, error) {
 	return defaultClient().InstantAnswer(ctx, query)
 }
 
+// CloseIdleConnections closes the connections of the client's HTTP client
+// that no request is using, as http.Client.CloseIdleConnections does.
+func (c *Client) CloseIdleConnections() {
+	c.http.CloseIdleConnections()
+}
+
 // response is what fetch returns of an HTTP exchange.
 type response struct {
 	status int

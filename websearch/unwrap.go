@@ -42,7 +42,8 @@ func resolveLink(href string) link {
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return link{}
 	}
-	return link{url: raw}
+	// The scheme is case-insensitive; give it in lower case, as browsers do.
+	return link{url: u.Scheme + raw[len(u.Scheme):]}
 }
 
 // isDDG reports whether u points at DuckDuckGo itself: a relative link on

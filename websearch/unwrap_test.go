@@ -35,6 +35,8 @@ func TestResolveLink(t *testing.T) {
 		{"ftp scheme dropped", "/l/?uddg=ftp%3A%2F%2Fexample.com%2Ffile", link{}},
 		{"mailto dropped", "mailto:someone@example.com", link{}},
 		{"relative non-redirect dropped", "/html/?q=go", link{}},
+		{"scheme in upper case", "HTTPS://Example.com/A", link{url: "https://Example.com/A"}},
+		{"wrapped scheme in mixed case", "/l/?uddg=hTtP%3A%2F%2Fexample.com%2F", link{url: "http://example.com/"}},
 		{"empty", "", link{}},
 		{"no host", "https:///path", link{}},
 	}
