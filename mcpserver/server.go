@@ -12,7 +12,8 @@ package mcpserver
 import (
 	"cmp"
 	"context"
-	"encoding/json"
+	"fmt"
+	"log/slog"
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,14 +28,21 @@ const Name = "websearch-mcp"
 // documented on each field.
 type Options struct {
 	// Search holds the region, safe search and time range of every
-	// web_search call. Its MaxResults is ignored: the tool's max_results
-	// argument decides. The zero value means all regions, moderate safe
-	// search and any time.
+	// web_search call. Its MaxResults and OnPage are ignored: the tool's
+	// max_results argument decides, and progress goes to the MCP client.
+	// The zero value means all regions, moderate safe search and any time.
 	Search websearch.SearchOptions
 
 	// Version is the version the server reports in the MCP handshake.
 	// Empty means "dev".
 	Version string
+
+	// Logger receives the start and end of every tool call: the tool, the
+	// query's length and a hash of it (the query itself only at debug
+	// level), the outcome, the result count and duration_ms. Nil means no
+	// log. Clients that set a logging level also receive these events as
+	// MCP log notifications.
+	Logger *slog.Logger
 }
 
 // New returns an MCP server offering exactly the tools web_search and
@@ -48,18 +56,87 @@ func New(client *websearch.Client, opts *Options) *mcp.Server {
 	if o.Version == "" {
 		o.Version = "dev"
 	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
 	if client == nil {
 		var err error
 		if client, err = websearch.NewClient(nil); err != nil {
 			panic("mcpserver: the websearch defaults are invalid: " + err.Error())
 		}
 	}
-	h := &handlers{client: client, search: o.Search}
+	h := &handlers{client: client, search: o.Search, log: o.Logger}
+	h.search.OnPage = nil
 	s := mcp.NewServer(&mcp.Implementation{Name: Name, Version: o.Version}, nil)
 	s.AddTool(webSearchTool(), h.webSearch)
 	s.AddTool(instantAnswerTool(), h.instantAnswer)
 	s.AddReceivingMiddleware(specOrder)
 	return s
+}
+
+type handlers struct {
+	client *websearch.Client
+	search websearch.SearchOptions
+	log    *slog.Logger
+}
+
+func (h *handlers) webSearch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	args, err := parseArgs(req.Params.Arguments, true)
+	call := h.begin(ctx, req, args.query)
+	if err != nil {
+		return call.failed(outcomeInvalidInput, err.Error()), nil
+	}
+	opts := h.search
+	opts.MaxResults = args.maxResults
+	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+		opts.OnPage = func(page, results int) {
+			req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+				ProgressToken: token,
+				Progress:      float64(page),
+				Message:       fmt.Sprintf("fetched page %d (%d results so far)", page, results),
+			})
+		}
+	}
+	results, err := h.client.Search(ctx, args.query, &opts)
+	if err != nil {
+		return call.failed(outcomeOf(err), ErrorText(err)), nil
+	}
+	return call.succeeded(len(results), SearchMarkdown(args.query, results), newSearchOutput(args.query, results)), nil
+}
+
+func (h *handlers) instantAnswer(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	args, err := parseArgs(req.Params.Arguments, false)
+	call := h.begin(ctx, req, args.query)
+	if err != nil {
+		return call.failed(outcomeInvalidInput, err.Error()), nil
+	}
+	a, err := h.client.InstantAnswer(ctx, args.query)
+	if err != nil {
+		return call.failed(outcomeOf(err), ErrorText(err)), nil
+	}
+	n := len(a.RelatedTopics) + len(a.Results)
+	if !a.Empty() && n == 0 {
+		n = 1
+	}
+	return call.succeeded(n, AnswerMarkdown(args.query, a), newAnswerOutput(args.query, a)), nil
+}
+
+// Content annotations (MCP 2025-06-18): the Markdown is for the user and the
+// assistant alike, at high priority; an error, at the highest.
+var (
+	resultAnnotations = &mcp.Annotations{Audience: []mcp.Role{"user", "assistant"}, Priority: 0.9}
+	errorAnnotations  = &mcp.Annotations{Audience: []mcp.Role{"user", "assistant"}, Priority: 1}
+)
+
+func textResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text, Annotations: resultAnnotations}}}
+}
+
+func errorResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		Content: []mcp.Content{&mcp.TextContent{Text: text, Annotations: errorAnnotations}},
+		IsError: true,
+	}
 }
 
 // toolOrder is the order of tools/list in the tool specification: by
@@ -85,97 +162,4 @@ func rank(name string) int {
 		return r
 	}
 	return len(toolOrder)
-}
-
-type handlers struct {
-	client *websearch.Client
-	search websearch.SearchOptions
-}
-
-func (h *handlers) webSearch(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	args, err := parseArgs(req.Params.Arguments, true)
-	if err != nil {
-		return errorResult(err.Error()), nil
-	}
-	opts := h.search
-	opts.MaxResults = args.maxResults
-	results, err := h.client.Search(ctx, args.query, &opts)
-	if err != nil {
-		return errorResult(ErrorText(err)), nil
-	}
-	return textResult(SearchMarkdown(args.query, results)), nil
-}
-
-func (h *handlers) instantAnswer(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	args, err := parseArgs(req.Params.Arguments, false)
-	if err != nil {
-		return errorResult(err.Error()), nil
-	}
-	a, err := h.client.InstantAnswer(ctx, args.query)
-	if err != nil {
-		return errorResult(ErrorText(err)), nil
-	}
-	return textResult(AnswerMarkdown(args.query, a)), nil
-}
-
-func textResult(text string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
-}
-
-func errorResult(text string) *mcp.CallToolResult {
-	r := textResult(text)
-	r.IsError = true
-	return r
-}
-
-// The tools as tools-spec.ja.md defines them. The input schemas are the
-// spec's JSON, kept verbatim so that tools/list shows exactly them.
-const (
-	webSearchDescription     = "Search the web using DuckDuckGo and return a list of results with titles, URLs, and snippets."
-	instantAnswerDescription = "Get an instant answer from DuckDuckGo, including abstracts, definitions, and related topics."
-
-	webSearchSchema = `{
-  "type": "object",
-  "properties": {
-    "query": {
-      "type": "string",
-      "description": "検索キーワード"
-    },
-    "max_results": {
-      "type": "integer",
-      "description": "返却する検索結果の最大数（デフォルト: 10）",
-      "default": 10,
-      "minimum": 1,
-      "maximum": 30
-    }
-  },
-  "required": ["query"]
-}`
-
-	instantAnswerSchema = `{
-  "type": "object",
-  "properties": {
-    "query": {
-      "type": "string",
-      "description": "検索キーワード"
-    }
-  },
-  "required": ["query"]
-}`
-)
-
-func webSearchTool() *mcp.Tool {
-	return &mcp.Tool{
-		Name:        "web_search",
-		Description: webSearchDescription,
-		InputSchema: json.RawMessage(webSearchSchema),
-	}
-}
-
-func instantAnswerTool() *mcp.Tool {
-	return &mcp.Tool{
-		Name:        "instant_answer",
-		Description: instantAnswerDescription,
-		InputSchema: json.RawMessage(instantAnswerSchema),
-	}
 }

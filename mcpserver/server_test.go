@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,10 +44,11 @@ func connect(t *testing.T, server *mcp.Server) *mcp.ClientSession {
 	return cs
 }
 
-// recordedServer is the server of a client replaying the named cassette.
+// recordedServer is the server of a client replaying the named cassette,
+// with no pacing and no cache, so that every call reaches the cassette.
 func recordedServer(t *testing.T, cassette string, opts *mcpserver.Options) *mcp.Server {
 	t.Helper()
-	c, err := websearch.NewClient(&websearch.ClientOptions{HTTPClient: replay.Client(t, cassette), MinInterval: -1})
+	c, err := websearch.NewClient(&websearch.ClientOptions{HTTPClient: replay.Client(t, cassette), MinInterval: -1, CacheSize: -1})
 	require.NoError(t, err)
 	return mcpserver.New(c, opts)
 }
@@ -75,9 +78,36 @@ func TestToolsList(t *testing.T) {
 	cs := connect(t, mcpserver.New(nil, nil))
 	res, err := cs.ListTools(context.Background(), nil)
 	require.NoError(t, err)
-	got, err := json.Marshal(map[string]any{"tools": res.Tools})
+	raw, err := json.Marshal(res.Tools)
 	require.NoError(t, err)
-	assert.JSONEq(t, string(want), string(got))
+	var got []map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(raw, &got))
+	var spec struct {
+		Tools []map[string]json.RawMessage `json:"tools"`
+	}
+	require.NoError(t, json.Unmarshal(want, &spec))
+	require.Len(t, got, len(spec.Tools), "exactly the spec's tools")
+
+	// The spec's fields are equal as JSON values, in the spec's order; the
+	// only other fields are the ones the spec allows adding.
+	for i, specTool := range spec.Tools {
+		for field, value := range specTool {
+			assert.JSONEq(t, string(value), string(got[i][field]), "tool %d, %s", i, field)
+		}
+		for field := range got[i] {
+			if _, inSpec := specTool[field]; !inSpec {
+				assert.Contains(t, []string{"title", "annotations", "outputSchema"}, field, "tool %d adds %s", i, field)
+			}
+		}
+	}
+	for _, tool := range res.Tools {
+		assert.NotEmpty(t, tool.Title)
+		require.NotNil(t, tool.Annotations)
+		assert.True(t, tool.Annotations.ReadOnlyHint)
+		assert.True(t, tool.Annotations.IdempotentHint)
+		assert.True(t, *tool.Annotations.OpenWorldHint)
+		assert.NotNil(t, tool.OutputSchema)
+	}
 }
 
 // TestGoldens checks every Markdown case byte for byte against fixtures/,
@@ -269,3 +299,130 @@ func TestErrorText(t *testing.T) {
 		assert.Contains(t, mcpserver.ErrorText(tc.err), tc.want)
 	}
 }
+
+func TestStructuredContent(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, recordedServer(t, "search-region", &mcpserver.Options{Search: websearch.SearchOptions{
+		Region: "jp-jp", TimeRange: websearch.PastWeek, SafeSearch: websearch.SafeSearchStrict,
+	}}))
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "web_search", Arguments: map[string]any{"query": "onsen ryokan", "max_results": 2}})
+	require.NoError(t, err)
+	require.False(t, res.IsError)
+	tc := res.Content[0].(*mcp.TextContent)
+	assert.True(t, strings.HasPrefix(tc.Text, "## Web Search Results"), "the Markdown stays first")
+	require.NotNil(t, tc.Annotations)
+	assert.Equal(t, []mcp.Role{"user", "assistant"}, tc.Annotations.Audience)
+	assert.Equal(t, 0.9, tc.Annotations.Priority)
+
+	raw, err := json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"query":"onsen ryokan","results":[
+		{"position":1,"title":"箱根の温泉旅館ランキング - 旅の窓口","url":"https://travel.example.jp/hakone/onsen-ryokan/",
+		 "snippet":"箱根エリアの温泉旅館を口コミ評価順に紹介します。日帰り入浴ができる宿も掲載。","display_url":"travel.example.jp/hakone/onsen-ryokan/",
+		 "favicon":"https://external-content.duckduckgo.com/ip3/travel.example.jp.ico","date":"2026-11-18T00:00:00Z"},
+		{"position":2,"title":"Onsen Ryokan Guide | Japan Travel","url":"https://www.japan-guide.example.com/e/e2292.html",
+		 "display_url":"www.japan-guide.example.com/e/e2292.html","favicon":"https://external-content.duckduckgo.com/ip3/www.japan-guide.example.com.ico"}]}`, string(raw))
+
+	cs = connect(t, recordedServer(t, "instant-answers", nil))
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "instant_answer", Arguments: map[string]any{"query": "2+2"}})
+	require.NoError(t, err)
+	raw, err = json.Marshal(res.StructuredContent)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"query":"2+2","type":"E","answer":"2 + 2 = 4","answer_type":"calc"}`, string(raw))
+
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "web_search", Arguments: map[string]any{"query": ""}})
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.Nil(t, res.StructuredContent, "an error has no structured content")
+	assert.Equal(t, 1.0, res.Content[0].(*mcp.TextContent).Annotations.Priority, "an error has the highest priority")
+}
+
+func TestProgressAndLogNotifications(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var progress []*mcp.ProgressNotificationParams
+	//lint:ignore SA1019 MCP log notifications serve clients of protocols before 2026-07-28, which deprecates them (issue: Speak full MCP)
+	var logs []*mcp.LoggingMessageParams
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1.0"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			progress = append(progress, req.Params)
+			mu.Unlock()
+		},
+		//lint:ignore SA1019 MCP log notifications serve clients of protocols before 2026-07-28, which deprecates them (issue: Speak full MCP)
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			mu.Lock()
+			logs = append(logs, req.Params)
+			mu.Unlock()
+		},
+	})
+	var stderr strings.Builder
+	var stderrMu sync.Mutex
+	logger := slog.New(slog.NewJSONHandler(writerFunc(func(p []byte) (int, error) {
+		stderrMu.Lock()
+		defer stderrMu.Unlock()
+		return stderr.Write(p)
+	}), nil))
+	server := recordedServer(t, "search-paginated", &mcpserver.Options{Logger: logger})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(context.Background(), st, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { ss.Close() })
+	cs, err := client.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	//lint:ignore SA1019 MCP log notifications serve clients of protocols before 2026-07-28, which deprecates them (issue: Speak full MCP)
+	require.NoError(t, cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "info"}))
+
+	params := &mcp.CallToolParams{Name: "web_search", Arguments: map[string]any{"query": "golang concurrency", "max_results": 30}}
+	params.SetProgressToken("search-1")
+	res, err := cs.CallTool(context.Background(), params)
+	require.NoError(t, err)
+	require.False(t, res.IsError)
+
+	require.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(progress) == 3 && len(logs) >= 2
+	}, 5*time.Second, 10*time.Millisecond, "one progress notification per page, and the call's log events")
+	mu.Lock()
+	for i, p := range progress {
+		assert.Equal(t, "search-1", p.ProgressToken)
+		assert.Equal(t, float64(i+1), p.Progress)
+		assert.Contains(t, p.Message, "fetched page")
+	}
+	var finished map[string]any
+	for _, l := range logs {
+		if m, ok := l.Data.(map[string]any); ok && m["msg"] == "tool call finished" {
+			finished = m
+		}
+	}
+	mu.Unlock()
+	require.NotNil(t, finished, "the end of the call reached the client as a log notification")
+	assert.Equal(t, "web_search", finished["tool"])
+	assert.Equal(t, "ok", finished["outcome"])
+	assert.EqualValues(t, 30, finished["results"])
+
+	stderrMu.Lock()
+	out := stderr.String()
+	stderrMu.Unlock()
+	assert.Contains(t, out, `"msg":"tool call started"`)
+	assert.Contains(t, out, `"duration_ms":`)
+	assert.Contains(t, out, `"query_len":18`)
+	assert.NotContains(t, out, "golang concurrency", "the query is not logged at info level")
+
+	// A call without a token sends no progress.
+	mu.Lock()
+	progress = nil
+	mu.Unlock()
+	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "web_search", Arguments: map[string]any{"query": "golang concurrency", "max_results": 30}})
+	require.NoError(t, err)
+	time.Sleep(50 * time.Millisecond)
+	mu.Lock()
+	assert.Empty(t, progress)
+	mu.Unlock()
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

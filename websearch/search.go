@@ -141,6 +141,13 @@ type SearchOptions struct {
 
 	// TimeRange limits results by date. The zero value, AnyTime, sets no limit.
 	TimeRange TimeRange
+
+	// OnPage, when not nil, is called after each page DuckDuckGo serves for
+	// the search, with the page's number (from 1) and the count of results
+	// gathered so far, for progress reports. It is not called for an answer
+	// from the cache, nor for a search that shares the request of an
+	// identical one in flight.
+	OnPage func(page, results int)
 }
 
 var regionCode = regexp.MustCompile(`^[a-z]{2}-[a-z]{2,3}$`)
@@ -270,6 +277,9 @@ func (c *Client) search(ctx context.Context, q string, o SearchOptions) ([]Resul
 			seen[r.URL] = true
 			results = append(results, r)
 			added++
+		}
+		if o.OnPage != nil {
+			o.OnPage(n, len(results))
 		}
 		if len(results) >= o.MaxResults || p.next == nil || added == 0 {
 			break

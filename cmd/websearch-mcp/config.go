@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -30,6 +32,12 @@ type config struct {
 	cooldown, maxCooldown    time.Duration
 	cacheSize                int
 	cacheTTL                 time.Duration
+	logLevel, logFormat      string
+	httpAddr                 string
+	authToken                string
+	allowedOrigins           string
+	stateless, allowNoAuth   bool
+	shutdownTimeout          time.Duration
 	version                  bool
 }
 
@@ -55,6 +63,14 @@ var settings = []setting{
 	{"cooldown-max", "WEBSEARCH_COOLDOWN_MAX", "longest pause of searches after blocks"},
 	{"cache-size", "WEBSEARCH_CACHE_SIZE", "answers kept in the in-memory cache; 0 turns the cache off"},
 	{"cache-ttl", "WEBSEARCH_CACHE_TTL", "how long a cached answer is used; 0 turns the cache off"},
+	{"log-level", "WEBSEARCH_LOG_LEVEL", "log level on stderr: debug (adds queries), info, warn or error"},
+	{"log-format", "WEBSEARCH_LOG_FORMAT", "log format on stderr: text or json"},
+	{"http", "WEBSEARCH_HTTP", "serve MCP over streamable HTTP at this address (such as 127.0.0.1:8080) instead of stdio"},
+	{"auth-token", "WEBSEARCH_AUTH_TOKEN", "with -http: require Authorization: Bearer <token>"},
+	{"allowed-origins", "WEBSEARCH_ALLOWED_ORIGINS", "with -http: browser origins allowed, comma-separated; empty for loopback origins only, * for any"},
+	{"stateless", "WEBSEARCH_STATELESS", "with -http: keep no session between requests, to run several instances behind a load balancer"},
+	{"allow-no-auth", "WEBSEARCH_ALLOW_NO_AUTH", "with -http: serve an address other than loopback without -auth-token"},
+	{"shutdown-timeout", "WEBSEARCH_SHUTDOWN_TIMEOUT", "with -http: how long SIGINT/SIGTERM waits for calls in flight"},
 }
 
 // newFlagSet declares the flags into c, with their defaults.
@@ -74,6 +90,15 @@ func newFlagSet(c *config) *flag.FlagSet {
 	fs.Var(durationFlag{d: &c.cooldown, zeroOK: true}, "cooldown", "")
 	fs.Var(durationFlag{d: &c.maxCooldown}, "cooldown-max", "")
 	fs.Var(durationFlag{d: &c.cacheTTL, zeroOK: true}, "cache-ttl", "")
+	fs.StringVar(&c.logLevel, "log-level", "info", "")
+	fs.StringVar(&c.logFormat, "log-format", "text", "")
+	fs.StringVar(&c.httpAddr, "http", "", "")
+	fs.StringVar(&c.authToken, "auth-token", "", "")
+	fs.StringVar(&c.allowedOrigins, "allowed-origins", "", "")
+	fs.BoolVar(&c.stateless, "stateless", false, "")
+	fs.BoolVar(&c.allowNoAuth, "allow-no-auth", false, "")
+	c.shutdownTimeout = 10 * time.Second
+	fs.Var(durationFlag{d: &c.shutdownTimeout}, "shutdown-timeout", "")
 	c.retries, c.cacheSize = websearch.DefaultMaxRetries, websearch.DefaultCacheSize
 	fs.Var(countFlag{&c.retries}, "retries", "")
 	fs.Var(countFlag{&c.cacheSize}, "cache-size", "")
@@ -167,8 +192,8 @@ func off[T int | time.Duration](v T) T {
 }
 
 // client builds the websearch client and server options the settings
-// describe, checking every value.
-func (c *config) client() (*websearch.Client, *mcpserver.Options, error) {
+// describe, checking every value; logs go to stderr.
+func (c *config) client(stderr io.Writer) (*websearch.Client, *mcpserver.Options, error) {
 	safe, err := websearch.ParseSafeSearch(c.safeSearch)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-safesearch: %w", err)
@@ -203,7 +228,51 @@ func (c *config) client() (*websearch.Client, *mcpserver.Options, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return client, &mcpserver.Options{Search: search, Version: version()}, nil
+	logger, err := c.logger(stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	return client, &mcpserver.Options{Search: search, Version: version(), Logger: logger}, nil
+}
+
+// logger is the slog.Logger the settings describe, writing to w.
+func (c *config) logger(w io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return nil, fmt.Errorf("-log-level must be debug, info, warn or error (got %q)", c.logLevel)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch strings.ToLower(c.logFormat) {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("-log-format must be text or json (got %q)", c.logFormat)
+}
+
+// httpOptions checks the HTTP settings: a bind beyond loopback needs a
+// token, or the explicit -allow-no-auth.
+func (c *config) httpOptions() (*mcpserver.HTTPOptions, error) {
+	host, _, err := net.SplitHostPort(c.httpAddr)
+	if err != nil {
+		return nil, fmt.Errorf("-http must be host:port, such as 127.0.0.1:8080 (got %q)", c.httpAddr)
+	}
+	if !mcpserver.IsLoopback(host) && c.authToken == "" && !c.allowNoAuth {
+		return nil, fmt.Errorf("-http %s is reachable beyond this machine: set -auth-token (or WEBSEARCH_AUTH_TOKEN), or bind 127.0.0.1, or pass -allow-no-auth to serve it unauthenticated", c.httpAddr)
+	}
+	var origins []string
+	for _, o := range strings.Split(c.allowedOrigins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			origins = append(origins, o)
+		}
+	}
+	return &mcpserver.HTTPOptions{
+		AuthToken:      c.authToken,
+		AllowedOrigins: origins,
+		Stateless:      c.stateless,
+		Version:        version(),
+	}, nil
 }
 
 // usage writes the help text: commands, then every setting with its

@@ -14,11 +14,16 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -57,11 +62,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stdout, "websearch-mcp", version())
 		return exitOK
 	}
-	client, opts, err := cfg.client()
+	client, opts, err := cfg.client(stderr)
 	if err != nil {
 		return fail(exitUsage, err)
 	}
 
+	if cfg.httpAddr != "" {
+		if len(rest) > 0 {
+			return fail(exitUsage, fmt.Errorf("-http serves MCP; it takes no command (got %q)", rest[0]))
+		}
+		httpOpts, err := cfg.httpOptions()
+		if err != nil {
+			return fail(exitUsage, err)
+		}
+		return serveHTTP(ctx, cfg.httpAddr, cfg.shutdownTimeout, mcpserver.New(client, opts), httpOpts, opts.Logger)
+	}
 	if len(rest) == 0 {
 		return serve(ctx, client, opts, stdin, stdout, stderr)
 	}
@@ -85,6 +100,66 @@ func serve(ctx context.Context, client *websearch.Client, opts *mcpserver.Option
 		return exitError
 	}
 	return exitOK
+}
+
+// serveHTTP serves MCP over streamable HTTP at addr until ctx ends (a
+// signal), then lets the tool calls in flight finish for up to grace.
+func serveHTTP(ctx context.Context, addr string, grace time.Duration, server *mcp.Server, opts *mcpserver.HTTPOptions, logger *slog.Logger) int {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		logger.Error("cannot listen", "addr", addr, "err", err)
+		return exitError
+	}
+	var calls atomic.Int64
+	server.AddReceivingMiddleware(countCalls(&calls))
+	srv := &http.Server{
+		Handler:           mcpserver.HTTPHandler(server, opts),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	logger.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "stateless", opts.Stateless, "auth", opts.AuthToken != "")
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		logger.Error("server stopped", "err", err)
+		return exitError
+	case <-ctx.Done():
+	}
+
+	// Stop taking connections, let the calls in flight finish, then end the
+	// sessions, whose open event streams would otherwise hold Shutdown.
+	logger.Info("shutting down: waiting for calls in flight", "calls", calls.Load(), "timeout", grace)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- srv.Shutdown(shutdownCtx) }()
+	for calls.Load() > 0 && shutdownCtx.Err() == nil {
+		time.Sleep(10 * time.Millisecond)
+	}
+	for ss := range server.Sessions() {
+		ss.Close()
+	}
+	if err := <-shut; err != nil {
+		logger.Warn("calls still in flight were cut off", "err", err)
+		srv.Close()
+		return exitError
+	}
+	logger.Info("stopped")
+	return exitOK
+}
+
+// countCalls keeps count of the tool calls being answered.
+func countCalls(n *atomic.Int64) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/call" {
+				n.Add(1)
+				defer n.Add(-1)
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
 
 type nopWriteCloser struct{ io.Writer }

@@ -5,10 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -191,6 +196,12 @@ func TestBadSettings(t *testing.T) {
 		{"bad cache size", nil, []string{"-cache-size", "-5"}, `must be a whole number, 0 or more (got "-5")`},
 		{"bad TLS fingerprint", nil, []string{"-tls-fingerprint", "firefox"}, `TLS fingerprint must be chrome or go (got "firefox")`},
 		{"bad proxy", []string{"WEBSEARCH_PROXY=ftp://proxy:21"}, nil, `proxy must be an http, https or socks5 URL (got "ftp://proxy:21")`},
+		{"HTTP beyond loopback without a token", nil, []string{"-http", "0.0.0.0:0"}, "-http 0.0.0.0:0 is reachable beyond this machine: set -auth-token"},
+		{"HTTP on all interfaces without a token", []string{"WEBSEARCH_HTTP=:0"}, nil, "is reachable beyond this machine"},
+		{"bad HTTP address", nil, []string{"-http", "8080"}, `-http must be host:port, such as 127.0.0.1:8080 (got "8080")`},
+		{"HTTP with a command", nil, []string{"-http", "127.0.0.1:0", "search", "go"}, "-http serves MCP; it takes no command"},
+		{"bad log level", nil, []string{"-log-level", "loud"}, `-log-level must be debug, info, warn or error (got "loud")`},
+		{"bad log format", []string{"WEBSEARCH_LOG_FORMAT=xml"}, nil, `-log-format must be text or json (got "xml")`},
 		{"unknown flag", nil, []string{"-verbose"}, "flag provided but not defined: -verbose"},
 		{"unknown command", nil, []string{"serve-http"}, `unknown command "serve-http"`},
 	}
@@ -266,4 +277,106 @@ func BenchmarkStartup(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(maxRSS)/1024, "peak-RSS-MiB")
+}
+
+// startHTTP starts the binary in -http mode on a free loopback port and
+// returns its MCP URL, the process and its stderr.
+func startHTTP(t *testing.T, env []string, args ...string) (string, *exec.Cmd, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"-http", "127.0.0.1:0", "-log-format", "json"}, args...)...)
+	cmd.Env = environ(env...)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	var url string
+	require.Eventually(t, func() bool {
+		if m := regexp.MustCompile(`"url":"([^"]+)"`).FindStringSubmatch(stderr.String()); m != nil {
+			url = m[1]
+			return true
+		}
+		return false
+	}, 10*time.Second, 20*time.Millisecond, "the server says where it listens: %s", stderr)
+	return url, cmd, stderr
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestHTTPModeGracefulShutdown(t *testing.T) {
+	t.Parallel()
+	// DuckDuckGo's stand-in takes a while, so that the call is in flight
+	// when the signal comes.
+	arrived := make(chan struct{}, 1)
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
+		time.Sleep(time.Second)
+		io.WriteString(w, `{"Type":"E","Answer":"2 + 2 = 4","AnswerType":"calc"}`)
+	}))
+	t.Cleanup(slow.Close)
+	url, cmd, stderr := startHTTP(t, []string{"WEBSEARCH_API_URL=" + slow.URL + "/", "WEBSEARCH_MIN_INTERVAL=0"})
+
+	resp, err := http.Get(strings.TrimSuffix(url, "/mcp") + "/healthz")
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	assert.JSONEq(t, `{"status":"ok","version":"dev"}`, string(body))
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1.0"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	require.NoError(t, err)
+	defer cs.Close()
+	done := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "instant_answer", Arguments: map[string]any{"query": "2+2"}})
+		assert.NoError(t, err)
+		done <- res
+	}()
+	<-arrived
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+
+	select {
+	case res := <-done:
+		require.NotNil(t, res)
+		assert.False(t, res.IsError)
+		assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "2 + 2 = 4", "the call in flight finished")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call in flight never finished")
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err := <-waited:
+		assert.NoError(t, err, "a graceful stop exits 0: %s", stderr)
+	case <-time.After(15 * time.Second):
+		t.Fatal("the server did not stop")
+	}
+	assert.Contains(t, stderr.String(), `"msg":"stopped"`)
+}
+
+func TestHTTPModeToken(t *testing.T) {
+	t.Parallel()
+	url, _, _ := startHTTP(t, replica(t), "-auth-token", "s3cret")
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1.0"}, nil)
+	_, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	assert.Error(t, err, "no token, no session")
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{}`))
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode)
 }

@@ -47,7 +47,8 @@ func Dir() string {
 func Recording() bool { return os.Getenv(RecordEnv) == "1" }
 
 // Client returns an *http.Client that replays the cassette called name (a
-// file recordings/<name>.yaml) and fails any request it does not hold. When
+// file recordings/<name>.yaml), as often as asked, and fails any request it
+// does not hold. When
 // Recording is true it records the cassette instead, saving it when the test
 // ends.
 func Client(t testing.TB, name string) *http.Client {
@@ -71,6 +72,7 @@ func Client(t testing.TB, name string) *http.Client {
 		t.Fatalf("replay: opening cassette %s: %v", name, err)
 	}
 	rec.SetMatcher(Match)
+	rec.SetReplayableInteractions(true) // the same request may be asked twice
 	rec.AddHook(scrub, recorder.BeforeSaveHook)
 	t.Cleanup(func() {
 		if err := rec.Stop(); err != nil {
