@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"encoding/json"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -85,22 +84,14 @@ type searchOutput struct {
 
 // searchResult is one result, with its position from 1.
 type searchResult struct {
-	Position   int       `json:"position"`
-	Title      string    `json:"title"`
-	URL        string    `json:"url"`
-	Snippet    string    `json:"snippet,omitempty"`
-	DisplayURL string    `json:"display_url,omitempty"`
-	Favicon    string    `json:"favicon,omitempty"`
-	Date       time.Time `json:"date,omitzero"`
+	Position int `json:"position"`
+	websearch.Result
 }
 
 func newSearchOutput(query string, results []websearch.Result) searchOutput {
 	out := searchOutput{Query: query, Results: make([]searchResult, len(results))}
 	for i, r := range results {
-		out.Results[i] = searchResult{
-			Position: i + 1, Title: r.Title, URL: r.URL, Snippet: r.Snippet,
-			DisplayURL: r.DisplayURL, Favicon: r.Favicon, Date: r.Date,
-		}
+		out.Results[i] = searchResult{Position: i + 1, Result: r}
 	}
 	return out
 }

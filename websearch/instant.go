@@ -109,10 +109,11 @@ type Topic struct {
 
 // InstantAnswer asks DuckDuckGo's Instant Answer API about query. A query
 // with no instant answer yields an empty Answer (see Answer.Empty) and a nil
-// error.
+// error. Answers are cached, and identical calls in flight share their
+// request, as for Search (see ClientOptions).
 //
-// Errors: ErrInvalidInput for a bad query; ErrBlocked when DuckDuckGo answers
-// with its bot challenge; ErrUnexpectedMarkup when the body is not the API's
+// Errors: ErrInvalidInput for a bad query; a *BlockedError (ErrBlocked) when
+// DuckDuckGo answers with its bot challenge; ErrUnexpectedMarkup when the body is not the API's
 // JSON; a *StatusError for any other non-2xx status; ErrResponseTooLarge; and
 // the context's error (or context.DeadlineExceeded for the per-request
 // timeout) when time runs out.

@@ -13,7 +13,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"log/slog"
 	"net"
 	"net/http"
@@ -78,7 +77,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return serveHTTP(ctx, cfg.httpAddr, cfg.shutdownTimeout, mcpserver.New(client, opts), httpOpts, opts.Logger)
 	}
 	if len(rest) == 0 {
-		return serve(ctx, client, opts, stdin, stdout, stderr)
+		return serve(ctx, client, opts, stdin, stdout)
 	}
 	switch cmd := rest[0]; cmd {
 	case "search", "answer":
@@ -89,14 +88,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // serve runs the MCP server on stdin and stdout until the client hangs up
-// or a signal arrives. Its log lines go to stderr.
-func serve(ctx context.Context, client *websearch.Client, opts *mcpserver.Options, stdin io.Reader, stdout, stderr io.Writer) int {
-	logger := log.New(stderr, "websearch-mcp: ", 0)
+// or a signal arrives. Its log lines go to opts.Logger (stderr).
+func serve(ctx context.Context, client *websearch.Client, opts *mcpserver.Options, stdin io.Reader, stdout io.Writer) int {
 	server := mcpserver.New(client, opts)
 	transport := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
 	err := server.Run(ctx, transport)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) && !errors.Is(err, mcp.ErrConnectionClosed) {
-		logger.Printf("server stopped: %v", err)
+		opts.Logger.Error("server stopped", "err", err)
 		return exitError
 	}
 	return exitOK
