@@ -27,6 +27,11 @@ var (
 	liteNoResult = cascadia.MustCompile(".no-results")
 )
 
+// sponsored reports whether a row, or a cell of it, is marked sponsored.
+func sponsored(row *goquery.Selection) bool {
+	return row.IsMatcher(liteAdRow) || row.FindMatcher(liteAdRow).Length() > 0
+}
+
 // parseLitePage reads a result page of the lite endpoint.
 func parseLitePage(r io.Reader) (*page, error) {
 	doc, err := goquery.NewDocumentFromReader(r)
@@ -55,13 +60,13 @@ func parseLitePage(r io.Reader) (*page, error) {
 			href, _ := a.Attr("href")
 			l := resolveLink(href)
 			cur = &Result{Title: text(a), URL: l.url}
-			curAd = l.ad || row.IsMatcher(liteAdRow)
+			curAd = l.ad || sponsored(row)
 			return
 		}
 		if cur == nil {
 			return
 		}
-		if row.IsMatcher(liteAdRow) {
+		if sponsored(row) {
 			curAd = true
 		}
 		if s := row.FindMatcher(liteSnippet); s.Length() > 0 && cur.Snippet == "" {

@@ -39,8 +39,12 @@ var (
 	bodyTag    = cascadia.MustCompile("body")
 )
 
-// errorLiteMarker is the address the one-line block page names.
-const errorLiteMarker = "error-lite@duckduckgo.com"
+// Words of the block pages, for when their markup changes: the address the
+// one-line block page names, and the challenge's own title.
+const (
+	errorLiteMarker = "error-lite@duckduckgo.com"
+	challengeWords  = "bots use DuckDuckGo too"
+)
 
 // noResultsText matches DuckDuckGo's notices of an empty page: "No results."
 // and "No more results found for …".
@@ -52,13 +56,15 @@ func isChallenge(doc *goquery.Document) bool {
 	if doc.FindMatcher(challenge).Length() > 0 {
 		return true
 	}
-	return strings.Contains(doc.Text(), errorLiteMarker)
+	text := doc.Text()
+	return strings.Contains(text, errorLiteMarker) || strings.Contains(text, challengeWords)
 }
 
 // isChallengeBody is isChallenge for bodies that may not be HTML at all.
 func isChallengeBody(body []byte) bool {
 	s := string(body)
-	return strings.Contains(s, errorLiteMarker) || strings.Contains(s, "challenge-form") || strings.Contains(s, "anomaly-modal")
+	return strings.Contains(s, errorLiteMarker) || strings.Contains(s, "challenge-form") ||
+		strings.Contains(s, "anomaly-modal") || strings.Contains(s, challengeWords)
 }
 
 // classify finishes a parsed page: results if any, else a challenge, else a

@@ -79,6 +79,7 @@ func TestParseHTMLPageKinds(t *testing.T) {
 		{"challenge", `<html><body><form id="challenge-form" action="//duckduckgo.com/anomaly.js?sv=html"></form></body></html>`, kindBlocked, nil},
 		{"anomaly modal", `<html><body><div class="anomaly-modal__modal">Unfortunately, bots use DuckDuckGo too.</div></body></html>`, kindBlocked, nil},
 		{"error-lite line", "If this error persists, please let us know: error-lite@duckduckgo.com\n", kindBlocked, nil},
+		{"challenge by its words", `<html><body><div class="captcha-box"><h2>Unfortunately, bots use DuckDuckGo too.</h2></div></body></html>`, kindBlocked, nil},
 		{"renamed title link", htmlPage(`<div class="result web-result"><h2><a class="result__link" href="https://example.com/">Title</a></h2></div>`), 0, ErrUnexpectedMarkup},
 		{"empty body", "", 0, ErrUnexpectedMarkup},
 		{"some other page", `<html><body><h1>Welcome to nginx!</h1></body></html>`, 0, ErrUnexpectedMarkup},
@@ -112,6 +113,7 @@ func TestParseLitePage(t *testing.T) {
 	page := `<html><body><form action="/lite/" method="post"><input name="q" value="q"><input class='submit' type="submit" value="Search"></form>
 <table border="0">` +
 		row("", "result-sponsored", "https://duckduckgo.com/y.js?ad_provider=x", "Sponsored", "buy", "ads.example.com") +
+		`<tr><td>&nbsp;</td><td class="result-sponsored"><a class="result-link" href="https://ads.example.net/">Cell-marked ad</a></td></tr>` +
 		row("1", "", "//duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.com%2F&amp;rut=1", "Example <b>one</b>", "First\n snippet", "example.com") +
 		row("2", "", "https://example.org/two", "Two", "", "example.org/two") +
 		`<tr><td colspan=2><form class="next_form" action="/lite/" method="post"><input type="submit" class='navbutton' value="Next Page &gt;">
@@ -121,7 +123,7 @@ func TestParseLitePage(t *testing.T) {
 	p, err := parseLitePage(strings.NewReader(page))
 	require.NoError(t, err)
 	assert.Equal(t, kindResults, p.kind)
-	assert.Equal(t, 1, p.ads)
+	assert.Equal(t, 2, p.ads, "a sponsored row, and a row with a sponsored cell")
 	day := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
 	assert.Equal(t, []Result{
 		{Title: "Example one", URL: "https://example.com/", Snippet: "First snippet", DisplayURL: "example.com", Date: day},
