@@ -234,6 +234,12 @@ func startTLSServer(t *testing.T, h2 bool) *tlsServer {
 	return s
 }
 
+func (s *tlsServer) requestCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.requests)
+}
+
 func (s *tlsServer) lastRequest(t *testing.T) *http.Request {
 	t.Helper()
 	s.mu.Lock()
@@ -242,14 +248,17 @@ func (s *tlsServer) lastRequest(t *testing.T) *http.Request {
 	return s.requests[len(s.requests)-1]
 }
 
-// clientFor is a Client of the package's own transport, trusting s.
+// clientFor is a Client of the package's own transport, trusting s, with no
+// cache and no pacing, so that every search reaches s at once.
 func clientFor(t *testing.T, s *tlsServer, fp TLSFingerprint, proxyURL *url.URL) *Client {
 	t.Helper()
 	cfg := transportConfig{fingerprint: fp, rootCAs: s.pool}
 	if proxyURL != nil {
 		cfg.proxy = http.ProxyURL(proxyURL)
 	}
-	c, err := NewClient(&ClientOptions{HTMLURL: s.url, HTTPClient: &http.Client{Transport: newTransport(cfg)}})
+	c, err := NewClient(&ClientOptions{
+		HTMLURL: s.url, HTTPClient: &http.Client{Transport: newTransport(cfg)}, CacheSize: -1, MinInterval: -1,
+	})
 	require.NoError(t, err)
 	return c
 }
@@ -270,6 +279,7 @@ func TestChromeFingerprint(t *testing.T) {
 	assert.True(t, strings.HasPrefix(fp, "t13d151"), "15 ciphers over TLS 1.3 with SNI: %s", fp)
 	assert.Contains(t, []string{"t13d1516h2", "t13d1517h2"}, parts[0], "16 or 17 extensions, ALPN h2: %s", fp)
 	assert.Equal(t, "8daaf6152771", parts[1], "Chrome's cipher hash: %s", fp)
+	assert.Equal(t, 3, s.requestCount())
 	assert.Equal(t, int32(1), s.hellos.conns.Load(), "one handshake for three requests: the connection is reused")
 
 	r := s.lastRequest(t)
@@ -295,6 +305,7 @@ func TestChromeFingerprintOverHTTP1(t *testing.T) {
 		_, err := c.Search(context.Background(), "go", nil)
 		require.NoError(t, err)
 	}
+	assert.Equal(t, 3, s.requestCount())
 	assert.Equal(t, 1, s.lastRequest(t).ProtoMajor, "the server chose HTTP/1.1")
 	assert.True(t, strings.HasPrefix(s.hellos.lastHello(t), "t13d151"), "still Chrome's handshake")
 	// One handshake learns the server's choice; then net/http keeps one
