@@ -75,7 +75,9 @@ type Image struct {
 
 // InfoboxEntry is one fact of an infobox, such as "Designed by": "Graydon Hoare".
 type InfoboxEntry struct {
+	// Label names the fact, such as "Designed by".
 	Label string `json:"label"`
+	// Value is the fact as text, such as "Graydon Hoare".
 	Value string `json:"value"`
 }
 
