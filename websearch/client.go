@@ -332,6 +332,32 @@ func referer(u *url.URL) string {
 	return u.Scheme + "://" + u.Host + "/"
 }
 
+// checkStatus says what a response's status means at endpoint: a
+// *BlockedError for DuckDuckGo refusing a client it takes for a bot, a
+// *StatusError for any other status outside 2xx, and nil for 2xx.
+func checkStatus(endpoint *url.URL, r *response) error {
+	switch {
+	case isBlockStatus(r.status, r.body):
+		return &BlockedError{Endpoint: endpointName(endpoint), StatusCode: r.status}
+	case r.status < 200 || r.status > 299:
+		return statusError(endpoint, r)
+	}
+	return nil
+}
+
+// isBlockStatus reports whether a status, with its body, is DuckDuckGo
+// refusing a client it takes for a bot: 202 (its rate limit), 418 and 429
+// always, 403 when the body is the challenge or the error-lite line.
+func isBlockStatus(status int, body []byte) bool {
+	switch status {
+	case http.StatusAccepted, http.StatusTeapot, http.StatusTooManyRequests:
+		return true
+	case http.StatusForbidden:
+		return isChallengeBody(body)
+	}
+	return false
+}
+
 // statusError builds a StatusError with the start of the body as text.
 func statusError(u *url.URL, r *response) *StatusError {
 	body := r.body

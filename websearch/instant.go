@@ -114,9 +114,9 @@ type Topic struct {
 // error. Answers are cached, and identical calls in flight share their
 // request, as for Search (see ClientOptions).
 //
-// Errors: ErrInvalidInput for a bad query; a *BlockedError (ErrBlocked) when
-// DuckDuckGo answers with its bot challenge; ErrUnexpectedMarkup when the body is not the API's
-// JSON; a *StatusError for any other non-2xx status; ErrResponseTooLarge; and
+// Errors: ErrInvalidInput for a bad query; a *BlockedError (ErrBlocked)
+// when DuckDuckGo answers with its bot challenge; ErrUnexpectedMarkup when
+// the body is not the API's JSON; a *StatusError for any other non-2xx status; ErrResponseTooLarge; and
 // the context's error (or context.DeadlineExceeded for the per-request
 // timeout) when time runs out.
 func (c *Client) InstantAnswer(ctx context.Context, query string) (*Answer, error) {
@@ -147,11 +147,8 @@ func (c *Client) instantAnswer(ctx context.Context, q string) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case isBlockStatus(resp.status, resp.body):
-		return nil, &BlockedError{Endpoint: endpointName(c.apiURL), StatusCode: resp.status}
-	case resp.status < 200 || resp.status > 299:
-		return nil, statusError(c.apiURL, resp)
+	if err := checkStatus(c.apiURL, resp); err != nil {
+		return nil, err
 	}
 	return parseAnswer(resp.body)
 }

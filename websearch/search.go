@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
@@ -298,11 +297,8 @@ func (c *Client) searchPage(ctx context.Context, endpoint *url.URL, f form, pars
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case isBlockStatus(resp.status, resp.body):
-		return nil, &BlockedError{Endpoint: endpointName(endpoint), StatusCode: resp.status}
-	case resp.status < 200 || resp.status > 299:
-		return nil, statusError(endpoint, resp)
+	if err := checkStatus(endpoint, resp); err != nil {
+		return nil, err
 	}
 	body, err := charset.NewReader(bytes.NewReader(resp.body), resp.header.Get("Content-Type"))
 	if err != nil {
@@ -316,17 +312,4 @@ func (c *Client) searchPage(ctx context.Context, endpoint *url.URL, f form, pars
 		return nil, &BlockedError{Endpoint: endpointName(endpoint)}
 	}
 	return p, nil
-}
-
-// isBlockStatus reports whether a status, with its body, is DuckDuckGo
-// refusing a client it takes for a bot: 202 (its rate limit), 418 and 429
-// always, 403 when the body is the challenge or the error-lite line.
-func isBlockStatus(status int, body []byte) bool {
-	switch status {
-	case http.StatusAccepted, http.StatusTeapot, http.StatusTooManyRequests:
-		return true
-	case http.StatusForbidden:
-		return isChallengeBody(body)
-	}
-	return false
 }
