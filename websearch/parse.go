@@ -1,6 +1,7 @@
 package websearch
 
 import (
+	"bytes"
 	"net/url"
 	"regexp"
 	"strings"
@@ -60,11 +61,11 @@ func isChallenge(doc *goquery.Document) bool {
 	return strings.Contains(text, errorLiteMarker) || strings.Contains(text, challengeWords)
 }
 
-// isChallengeBody is isChallenge for bodies that may not be HTML at all.
+// isChallengeBody is isChallenge for a body that may not be a page at all,
+// such as a 403's or the API's. It parses the body, so it is for error paths.
 func isChallengeBody(body []byte) bool {
-	s := string(body)
-	return strings.Contains(s, errorLiteMarker) || strings.Contains(s, "challenge-form") ||
-		strings.Contains(s, "anomaly-modal") || strings.Contains(s, challengeWords)
+	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+	return err == nil && isChallenge(doc)
 }
 
 // classify finishes a parsed page: results if any, else a challenge, else a
