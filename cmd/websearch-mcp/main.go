@@ -108,10 +108,18 @@ func serveHTTP(ctx context.Context, addr string, grace time.Duration, server *mc
 		logger.Error("cannot listen", "addr", addr, "err", err)
 		return exitError
 	}
-	var calls atomic.Int64
-	server.AddReceivingMiddleware(countCalls(&calls))
+	// Count the requests in flight, but the standing GET event streams:
+	// a call is done when its POST has carried the answer back.
+	var busy atomic.Int64
+	mcpHandler := mcpserver.HTTPHandler(server, opts)
 	srv := &http.Server{
-		Handler:           mcpserver.HTTPHandler(server, opts),
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodGet {
+				busy.Add(1)
+				defer busy.Add(-1)
+			}
+			mcpHandler.ServeHTTP(w, r)
+		}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
@@ -127,12 +135,12 @@ func serveHTTP(ctx context.Context, addr string, grace time.Duration, server *mc
 
 	// Stop taking connections, let the calls in flight finish, then end the
 	// sessions, whose open event streams would otherwise hold Shutdown.
-	logger.Info("shutting down: waiting for calls in flight", "calls", calls.Load(), "timeout", grace)
+	logger.Info("shutting down: waiting for calls in flight", "requests", busy.Load(), "timeout", grace)
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	shut := make(chan error, 1)
 	go func() { shut <- srv.Shutdown(shutdownCtx) }()
-	for calls.Load() > 0 && shutdownCtx.Err() == nil {
+	for busy.Load() > 0 && shutdownCtx.Err() == nil {
 		time.Sleep(10 * time.Millisecond)
 	}
 	for ss := range server.Sessions() {
@@ -145,19 +153,6 @@ func serveHTTP(ctx context.Context, addr string, grace time.Duration, server *mc
 	}
 	logger.Info("stopped")
 	return exitOK
-}
-
-// countCalls keeps count of the tool calls being answered.
-func countCalls(n *atomic.Int64) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method == "tools/call" {
-				n.Add(1)
-				defer n.Add(-1)
-			}
-			return next(ctx, method, req)
-		}
-	}
 }
 
 type nopWriteCloser struct{ io.Writer }
